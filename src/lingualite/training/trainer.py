@@ -1,0 +1,244 @@
+"""The training loop of paper 000: shared dual encoder + UGT + alignment + similarity on parallel pairs.
+
+``train(config, output_dir)`` leaves a sentence-transformers folder in ``output_dir``, with
+``checkpoints/`` (resumable), ``tokenizer/``, ``metrics.jsonl`` and ``training_config.yaml`` beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+import time
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+import yaml
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from torch.nn.parallel import DistributedDataParallel
+from transformers import PreTrainedTokenizerFast
+
+from lingualite.data.batching import PairCollator
+from lingualite.errors import LinguaLiteError
+from lingualite.evaluation.retrieval import xsr_scores
+from lingualite.losses.combined import CombinedLoss
+from lingualite.models.dual_encoder import DualEncoder
+from lingualite.models.encoding import encode_texts
+from lingualite.models.export import save_sentence_transformer
+from lingualite.tokenization import SPECIAL_TOKENS, load_tokenizer, train_tokenizer
+from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
+from lingualite.training.config import TrainingConfig
+from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
+from lingualite.training.distributed import DistributedContext, init_distributed
+
+
+@dataclass
+class TrainResult:
+    output_dir: Path
+    steps: int
+    seconds: float
+    pairs_per_second: float
+    final_metrics: dict[str, float] = field(default_factory=dict)
+
+
+def _linear_schedule(optimizer: torch.optim.Optimizer, warmup: int, total: int) -> torch.optim.lr_scheduler.LambdaLR:
+    def factor(step: int) -> float:
+        if step < warmup:
+            return (step + 1) / max(1, warmup)
+        return max(0.0, (total - step) / max(1, total - warmup))
+
+    return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+
+
+def _prepare_tokenizer(cfg: TrainingConfig, texts: dict[str, list[str]], out: Path, ctx: DistributedContext):
+    """Load the configured tokenizer, reuse ``out/tokenizer`` on resume, or train one (rank 0) and share it."""
+    folder = out / "tokenizer"
+    if cfg.tokenizer.path:
+        return load_tokenizer(cfg.tokenizer.path)
+    if ctx.is_main and not (folder / "tokenizer.json").exists():
+        tok = train_tokenizer(
+            texts, vocab_size=cfg.tokenizer.vocab_size, kind=cfg.tokenizer.kind, alpha=cfg.tokenizer.alpha,
+            sample_size=cfg.tokenizer.sample_size, lowercase=cfg.tokenizer.lowercase, seed=cfg.optim.seed,
+        )
+        with tempfile.TemporaryDirectory(dir=out) as tmp:
+            tok.save_pretrained(tmp)
+            shutil.rmtree(folder, ignore_errors=True)
+            shutil.copytree(tmp, folder)
+    ctx.barrier()
+    return load_tokenizer(folder)
+
+
+class _Validator:
+    """Validation loss on fixed batches and XSR P@1 on held-out pairs of each valid file."""
+
+    def __init__(self, cfg: TrainingConfig, tokenizer: PreTrainedTokenizerFast, collator: PairCollator) -> None:
+        self.tokenizer, self.collator = tokenizer, collator
+        files = expand_files(cfg.data.valid_files, "validation")
+        self.xsr_sets: dict[str, tuple[list[str], list[str]]] = {}
+        all_pairs: list[tuple[str, str]] = []
+        for f in files:
+            pairs, _ = read_pairs([f])
+            pairs = _unique_sides(pairs)[: cfg.data.valid_xsr_pairs]
+            self.xsr_sets[f.parent.name or f.stem] = ([a for a, _ in pairs], [b for _, b in pairs])
+            all_pairs.extend(pairs)
+        tokenized = TokenizedPairs.build(all_pairs, tokenizer, cfg.model.max_seq_length)
+        bs = cfg.optim.batch_size
+        self.batches = [
+            collator(tokenized.select(range(s, s + bs)), torch.Generator().manual_seed(12345 + s))
+            for s in range(0, len(tokenized) - bs + 1, bs)
+        ][:20]
+
+    @torch.no_grad()
+    def __call__(self, model: DualEncoder, loss_fn: CombinedLoss, device: torch.device) -> dict[str, float]:
+        model.eval()
+        metrics: dict[str, float] = {}
+        if self.batches:
+            losses = []
+            for batch in self.batches:
+                b = batch.to(device)
+                out = model(b.input_ids, b.attention_mask, b.site_rows, b.site_cols)
+                losses.append(float(loss_fn(out, b)[0]))
+            metrics["valid_loss"] = float(np.mean(losses))
+        p1 = []
+        for name, (src, tgt) in self.xsr_sets.items():
+            score = xsr_scores(encode_texts(model, self.tokenizer, src), encode_texts(model, self.tokenizer, tgt))
+            metrics[f"valid_xsr_p_at_1/{name}"] = score["p_at_1"]
+            p1.append(score["p_at_1"])
+        if p1:
+            metrics["valid_xsr_p_at_1"] = float(np.mean(p1))
+        model.train()
+        return metrics
+
+
+def _unique_sides(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    seen_a: set[str] = set()
+    seen_b: set[str] = set()
+    out = []
+    for a, b in pairs:
+        if a not in seen_a and b not in seen_b:
+            seen_a.add(a)
+            seen_b.add(b)
+            out.append((a, b))
+    return out
+
+
+def _progress(enabled: bool) -> Progress:
+    return Progress(
+        TextColumn("[bold]train"), BarColumn(), TextColumn("{task.completed}/{task.total} steps"),
+        TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(), disable=not enabled,
+    )
+
+
+def train(
+    cfg: TrainingConfig,
+    output_dir: str | Path,
+    resume: bool = False,
+    max_steps: int | None = None,
+    progress: bool = True,
+    validate: bool = True,
+) -> TrainResult:
+    """Train the dual encoder described by ``cfg``; see the module docstring for what lands in ``output_dir``.
+
+    :param resume: continue from the newest complete checkpoint in ``output_dir/checkpoints`` (same weights,
+        optimizer, schedule, data order and RNG as an uninterrupted run).
+    :param max_steps: override ``cfg.optim.max_steps`` (also the length of the lr schedule).
+    """
+    ctx = init_distributed()
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    opt = cfg.optim
+    total_steps = max_steps if max_steps is not None else opt.max_steps
+    if total_steps < 1:
+        raise LinguaLiteError(f"max_steps must be >= 1, got {total_steps}")
+    torch.manual_seed(opt.seed)
+    checkpoints = list_checkpoints(out / "checkpoints")
+    if not resume and checkpoints and ctx.is_main:
+        raise LinguaLiteError(f"{out}: holds checkpoints of an earlier run; pass --resume, or choose a new --output")
+
+    pairs, texts = read_pairs(expand_files(cfg.data.train_files, "training"), cfg.data.max_train_pairs)
+    tokenizer = _prepare_tokenizer(cfg, texts, out, ctx)
+    cfg.model.vocab_size = len(tokenizer)
+    data = TokenizedPairs.build(pairs, tokenizer, cfg.model.max_seq_length)
+    del pairs, texts
+    batches = BucketedBatches(data.lengths(), opt.batch_size, opt.seed, opt.bucket_size)
+
+    model = DualEncoder(cfg.model, pad_token_id=tokenizer.pad_token_id).to(ctx.device)
+    loss_fn = CombinedLoss(cfg.objective)
+    collator = PairCollator(
+        pad_id=tokenizer.pad_token_id, mask_id=tokenizer.mask_token_id, vocab_size=len(tokenizer),
+        special_ids=tokenizer.convert_tokens_to_ids(SPECIAL_TOKENS), **loss_fn.collator_settings(),  # type: ignore[arg-type]
+    )
+    optimizer = torch.optim.Adam(model.parameters(), lr=opt.lr, weight_decay=opt.weight_decay)
+    scheduler = _linear_schedule(optimizer, opt.warmup_steps, total_steps)
+    start = 0
+    if resume and checkpoints:
+        start = load_checkpoint(checkpoints[-1], model, optimizer, scheduler)
+    trained = DistributedDataParallel(model) if ctx.enabled else model
+    validator = _Validator(cfg, tokenizer, collator) if validate and ctx.is_main else None
+    if ctx.is_main:
+        (out / "training_config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    autocast = (
+        torch.autocast(ctx.device.type, dtype=torch.bfloat16) if opt.bf16 else nullcontext()
+    )
+
+    log_path = out / "metrics.jsonl"
+    metrics: dict[str, float] = {}
+    t0, pairs_seen = time.perf_counter(), 0
+    model.train()
+    with _progress(progress and ctx.is_main) as bar:
+        task = bar.add_task("train", total=total_steps, completed=start, info="")
+        for step in range(start, total_steps):
+            indices = batches.batch(step * ctx.world_size + ctx.rank)
+            batch = collator(data.select(indices), torch.Generator().manual_seed(opt.seed * 1_000_003 + step))
+            batch = batch.to(ctx.device)
+            with autocast:
+                output = trained(batch.input_ids, batch.attention_mask, batch.site_rows, batch.site_cols)
+            loss, parts = loss_fn(output, batch)
+            loss_value = loss.item()
+            if not math.isfinite(loss_value):
+                raise LinguaLiteError(f"loss became {loss_value} at step {step + 1}; lower optim.lr")
+            loss.backward()
+            if opt.grad_clip > 0:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), opt.grad_clip)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            pairs_seen += batch.num_pairs * ctx.world_size
+            done = step + 1
+            record: dict[str, float] = {}
+            if done % opt.log_every == 0 or done == total_steps:
+                record.update({"loss": loss_value, **parts, "lr": scheduler.get_last_lr()[0]})
+            if validator is not None and (done % opt.eval_every == 0 or done == total_steps):
+                record.update(validator(model, loss_fn, ctx.device))
+            if record and ctx.is_main:
+                metrics.update(record)
+                with log_path.open("a") as fh:
+                    fh.write(json.dumps({"step": done, **record}) + "\n")
+                shown = {k: v for k, v in metrics.items() if k in ("loss", "valid_xsr_p_at_1")}
+                bar.update(task, info=" ".join(f"{k}={v:.3f}" for k, v in shown.items()))
+            if ctx.is_main and (done % opt.save_every == 0 or done == total_steps):
+                save_checkpoint(out / "checkpoints", done, model, optimizer, scheduler, metrics, opt.keep_checkpoints)
+            bar.update(task, completed=done)
+    seconds = time.perf_counter() - t0
+    if ctx.is_main:
+        _export_into(model, tokenizer, out)
+    ctx.barrier()
+    return TrainResult(out, total_steps, seconds, pairs_seen / max(seconds, 1e-9), metrics)
+
+
+def _export_into(model: DualEncoder, tokenizer: PreTrainedTokenizerFast, out: Path) -> None:
+    """Write the sentence-transformers files into ``out`` itself, each file replaced atomically."""
+    staging = out / ".export"
+    shutil.rmtree(staging, ignore_errors=True)
+    save_sentence_transformer(model, tokenizer, staging)
+    for item in staging.iterdir():
+        target = out / item.name
+        if target.is_dir():
+            shutil.rmtree(target)
+        os.replace(item, target)
+    staging.rmdir()
