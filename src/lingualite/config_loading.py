@@ -63,7 +63,9 @@ def _check_type(value: Any, hint: Any, where: str) -> Any:
         return value
     if hint is float and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
-    if hint in (int, float, str, bool) and not (isinstance(value, hint) and not (hint is int and isinstance(value, bool))):
+    if hint in (int, float, str, bool) and not (
+        isinstance(value, hint) and not (hint is int and isinstance(value, bool))
+    ):
         raise ConfigError(f"{where}: expected {hint.__name__}, got {value!r}")
     return value
 

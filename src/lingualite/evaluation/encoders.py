@@ -55,7 +55,9 @@ class TfidfEncoder:
     def fit(self, texts: list[str]) -> TfidfEncoder:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
-        self._vectorizer = TfidfVectorizer(analyzer="char_wb", ngram_range=self.ngram_range, sublinear_tf=True)
+        self._vectorizer = TfidfVectorizer(
+            analyzer="char_wb", ngram_range=self.ngram_range, sublinear_tf=True
+        )
         self._vectorizer.fit(texts)
         return self
 

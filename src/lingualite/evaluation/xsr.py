@@ -12,7 +12,9 @@ from lingualite.evaluation.encoders import Encoder, TfidfEncoder
 from lingualite.evaluation.retrieval import Method, normalize_rows, xsr_from_similarity
 
 
-def load_xsr_pairs(path: str | Path, max_pairs: int | None = None, seed: int = 0) -> tuple[list[str], list[str]]:
+def load_xsr_pairs(
+    path: str | Path, max_pairs: int | None = None, seed: int = 0
+) -> tuple[list[str], list[str]]:
     """Pairs with unique sources and unique targets (a retrieval query needs one right answer)."""
     seen_src: set[str] = set()
     seen_tgt: set[str] = set()

@@ -15,12 +15,17 @@ def sparse_kl(
     """
     num_sites, vocab = log_probs.shape
     q = torch.sparse_coo_tensor(
-        torch.stack([sites, tokens]), weights.detach().to(log_probs.dtype), (num_sites, vocab), check_invariants=False
+        torch.stack([sites, tokens]),
+        weights.detach().to(log_probs.dtype),
+        (num_sites, vocab),
+        check_invariants=False,
     ).coalesce()
     (site_idx, token_idx), q_values = q.indices(), q.values()
     q_safe = q_values.clamp(min=1e-12)
     terms = q_values * (q_safe.log() - log_probs[site_idx, token_idx])
-    return torch.zeros(num_sites, dtype=log_probs.dtype, device=log_probs.device).index_add(0, site_idx, terms)
+    return torch.zeros(num_sites, dtype=log_probs.dtype, device=log_probs.device).index_add(
+        0, site_idx, terms
+    )
 
 
 def rows_bag_for_sites(
@@ -33,5 +38,7 @@ def rows_bag_for_sites(
 
 def require_log_probs(log_probs: torch.Tensor | None, name: str) -> torch.Tensor:
     if log_probs is None:
-        raise ValueError(f"{name} needs prediction sites in the batch; build batches with its collator settings")
+        raise ValueError(
+            f"{name} needs prediction sites in the batch; build batches with its collator settings"
+        )
     return log_probs

@@ -108,6 +108,8 @@ class DualEncoder(nn.Module):
         log_probs = None
         if site_rows is not None and site_cols is not None and site_rows.numel() > 0:
             token_sites = states[site_rows, site_cols.clamp(min=0)]
-            site_states = torch.where((site_cols == POOLED_SITE).unsqueeze(-1), pooled[site_rows], token_sites)
+            site_states = torch.where(
+                (site_cols == POOLED_SITE).unsqueeze(-1), pooled[site_rows], token_sites
+            )
             log_probs = torch.log_softmax(self.head(site_states).float(), dim=-1)
         return EncoderOutput(embeddings=pooled, site_log_probs=log_probs)

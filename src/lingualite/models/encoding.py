@@ -22,7 +22,10 @@ def encode_texts(
     for start in range(0, len(texts), batch_size):
         idx = order[start : start + batch_size]
         enc = tokenizer(
-            [texts[i] for i in idx], padding=True, truncation=True, max_length=model.cfg.max_seq_length,
+            [texts[i] for i in idx],
+            padding=True,
+            truncation=True,
+            max_length=model.cfg.max_seq_length,
             return_tensors="pt",
         )
         vectors = model.encode(enc["input_ids"].to(device), enc["attention_mask"].to(device))

@@ -15,9 +15,17 @@ from lingualite.io_utils import atomic_path
 from lingualite.models.dual_encoder import DualEncoder
 
 
-def save_sentence_transformer(model: DualEncoder, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:
+def save_sentence_transformer(
+    model: DualEncoder, tokenizer: PreTrainedTokenizerFast, path: str | Path
+) -> Path:
     """Write ``path`` atomically as a sentence-transformers model folder and return it."""
-    from sentence_transformers import SentenceTransformer, models  # heavy import, only when saving
+    # Heavy imports, only when saving. sentence-transformers >= 6 moved the modules; older releases still work.
+    from sentence_transformers import SentenceTransformer
+
+    try:
+        from sentence_transformers.sentence_transformer import modules as models
+    except ImportError:  # pragma: no cover - sentence-transformers < 6
+        from sentence_transformers import models  # type: ignore[no-redef]
 
     path = Path(path)
     with tempfile.TemporaryDirectory() as tmp:

@@ -51,7 +51,9 @@ def list_checkpoints(directory: Path) -> list[Path]:
     """Complete checkpoints in step order (half-written ones never carry the final name)."""
     if not directory.is_dir():
         return []
-    found = [(int(m.group(1)), p) for p in directory.iterdir() if (m := _STEP_DIR.match(p.name)) and p.is_dir()]
+    found = [
+        (int(m.group(1)), p) for p in directory.iterdir() if (m := _STEP_DIR.match(p.name)) and p.is_dir()
+    ]
     return [p for _, p in sorted(found)]
 
 

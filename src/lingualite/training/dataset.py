@@ -43,7 +43,9 @@ def languages_of(path: Path) -> tuple[str, str]:
     return "src", "tgt"
 
 
-def read_pairs(files: list[Path], limit: int | None = None) -> tuple[list[tuple[str, str]], dict[str, list[str]]]:
+def read_pairs(
+    files: list[Path], limit: int | None = None
+) -> tuple[list[tuple[str, str]], dict[str, list[str]]]:
     """All pairs of ``files`` (round-robin across files when ``limit`` caps them) and the texts per language."""
     per_file = [[(p.src, p.tgt) for p in read_tsv(f)] for f in files]
     pairs: list[tuple[str, str]] = []
@@ -88,7 +90,9 @@ class TokenizedPairs:
         return len(self.a_ids)
 
     def lengths(self) -> np.ndarray:
-        return np.fromiter((max(len(a), len(b)) for a, b in zip(self.a_ids, self.b_ids, strict=True)), np.int64)
+        return np.fromiter(
+            (max(len(a), len(b)) for a, b in zip(self.a_ids, self.b_ids, strict=True)), np.int64
+        )
 
     def select(self, indices: np.ndarray | list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
         return [(self.a_ids[i], self.b_ids[i]) for i in indices]

@@ -46,7 +46,9 @@ class TrainResult:
     final_metrics: dict[str, float] = field(default_factory=dict)
 
 
-def _linear_schedule(optimizer: torch.optim.Optimizer, warmup: int, total: int) -> torch.optim.lr_scheduler.LambdaLR:
+def _linear_schedule(
+    optimizer: torch.optim.Optimizer, warmup: int, total: int
+) -> torch.optim.lr_scheduler.LambdaLR:
     def factor(step: int) -> float:
         if step < warmup:
             return (step + 1) / max(1, warmup)
@@ -62,8 +64,13 @@ def _prepare_tokenizer(cfg: TrainingConfig, texts: dict[str, list[str]], out: Pa
         return load_tokenizer(cfg.tokenizer.path)
     if ctx.is_main and not (folder / "tokenizer.json").exists():
         tok = train_tokenizer(
-            texts, vocab_size=cfg.tokenizer.vocab_size, kind=cfg.tokenizer.kind, alpha=cfg.tokenizer.alpha,
-            sample_size=cfg.tokenizer.sample_size, lowercase=cfg.tokenizer.lowercase, seed=cfg.optim.seed,
+            texts,
+            vocab_size=cfg.tokenizer.vocab_size,
+            kind=cfg.tokenizer.kind,
+            alpha=cfg.tokenizer.alpha,
+            sample_size=cfg.tokenizer.sample_size,
+            lowercase=cfg.tokenizer.lowercase,
+            seed=cfg.optim.seed,
         )
         with tempfile.TemporaryDirectory(dir=out) as tmp:
             tok.save_pretrained(tmp)
@@ -76,7 +83,9 @@ def _prepare_tokenizer(cfg: TrainingConfig, texts: dict[str, list[str]], out: Pa
 class _Validator:
     """Validation loss on fixed batches and XSR P@1 on held-out pairs of each valid file."""
 
-    def __init__(self, cfg: TrainingConfig, tokenizer: PreTrainedTokenizerFast, collator: PairCollator) -> None:
+    def __init__(
+        self, cfg: TrainingConfig, tokenizer: PreTrainedTokenizerFast, collator: PairCollator
+    ) -> None:
         self.tokenizer, self.collator = tokenizer, collator
         files = expand_files(cfg.data.valid_files, "validation")
         self.xsr_sets: dict[str, tuple[list[str], list[str]]] = {}
@@ -106,7 +115,9 @@ class _Validator:
             metrics["valid_loss"] = float(np.mean(losses))
         p1 = []
         for name, (src, tgt) in self.xsr_sets.items():
-            score = xsr_scores(encode_texts(model, self.tokenizer, src), encode_texts(model, self.tokenizer, tgt))
+            score = xsr_scores(
+                encode_texts(model, self.tokenizer, src), encode_texts(model, self.tokenizer, tgt)
+            )
             metrics[f"valid_xsr_p_at_1/{name}"] = score["p_at_1"]
             p1.append(score["p_at_1"])
         if p1:
@@ -129,8 +140,13 @@ def _unique_sides(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def _progress(enabled: bool) -> Progress:
     return Progress(
-        TextColumn("[bold]train"), BarColumn(), TextColumn("{task.completed}/{task.total} steps"),
-        TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(), disable=not enabled,
+        TextColumn("[bold]train"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} steps"),
+        TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        disable=not enabled,
     )
 
 
@@ -141,12 +157,15 @@ def train(
     max_steps: int | None = None,
     progress: bool = True,
     validate: bool = True,
+    stop_after: int | None = None,
 ) -> TrainResult:
     """Train the dual encoder described by ``cfg``; see the module docstring for what lands in ``output_dir``.
 
     :param resume: continue from the newest complete checkpoint in ``output_dir/checkpoints`` (same weights,
         optimizer, schedule, data order and RNG as an uninterrupted run).
     :param max_steps: override ``cfg.optim.max_steps`` (also the length of the lr schedule).
+    :param stop_after: leave after this many steps of THIS invocation with a checkpoint (for time-boxed
+        jobs); the schedule still spans ``max_steps`` and ``resume`` continues it. No model is exported then.
     """
     ctx = init_distributed()
     out = Path(output_dir)
@@ -158,7 +177,9 @@ def train(
     torch.manual_seed(opt.seed)
     checkpoints = list_checkpoints(out / "checkpoints")
     if not resume and checkpoints and ctx.is_main:
-        raise LinguaLiteError(f"{out}: holds checkpoints of an earlier run; pass --resume, or choose a new --output")
+        raise LinguaLiteError(
+            f"{out}: holds checkpoints of an earlier run; pass --resume, or choose a new --output"
+        )
 
     pairs, texts = read_pairs(expand_files(cfg.data.train_files, "training"), cfg.data.max_train_pairs)
     tokenizer = _prepare_tokenizer(cfg, texts, out, ctx)
@@ -170,8 +191,11 @@ def train(
     model = DualEncoder(cfg.model, pad_token_id=tokenizer.pad_token_id).to(ctx.device)
     loss_fn = CombinedLoss(cfg.objective)
     collator = PairCollator(
-        pad_id=tokenizer.pad_token_id, mask_id=tokenizer.mask_token_id, vocab_size=len(tokenizer),
-        special_ids=tokenizer.convert_tokens_to_ids(SPECIAL_TOKENS), **loss_fn.collator_settings(),  # type: ignore[arg-type]
+        pad_id=tokenizer.pad_token_id,
+        mask_id=tokenizer.mask_token_id,
+        vocab_size=len(tokenizer),
+        special_ids=tokenizer.convert_tokens_to_ids(SPECIAL_TOKENS),
+        **loss_fn.collator_settings(),  # type: ignore[arg-type]
     )
     optimizer = torch.optim.Adam(model.parameters(), lr=opt.lr, weight_decay=opt.weight_decay)
     scheduler = _linear_schedule(optimizer, opt.warmup_steps, total_steps)
@@ -182,17 +206,16 @@ def train(
     validator = _Validator(cfg, tokenizer, collator) if validate and ctx.is_main else None
     if ctx.is_main:
         (out / "training_config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
-    autocast = (
-        torch.autocast(ctx.device.type, dtype=torch.bfloat16) if opt.bf16 else nullcontext()
-    )
+    autocast = torch.autocast(ctx.device.type, dtype=torch.bfloat16) if opt.bf16 else nullcontext()
 
     log_path = out / "metrics.jsonl"
     metrics: dict[str, float] = {}
     t0, pairs_seen = time.perf_counter(), 0
+    end = total_steps if stop_after is None else min(total_steps, start + stop_after)
     model.train()
     with _progress(progress and ctx.is_main) as bar:
         task = bar.add_task("train", total=total_steps, completed=start, info="")
-        for step in range(start, total_steps):
+        for step in range(start, end):
             indices = batches.batch(step * ctx.world_size + ctx.rank)
             batch = collator(data.select(indices), torch.Generator().manual_seed(opt.seed * 1_000_003 + step))
             batch = batch.to(ctx.device)
@@ -221,14 +244,16 @@ def train(
                     fh.write(json.dumps({"step": done, **record}) + "\n")
                 shown = {k: v for k, v in metrics.items() if k in ("loss", "valid_xsr_p_at_1")}
                 bar.update(task, info=" ".join(f"{k}={v:.3f}" for k, v in shown.items()))
-            if ctx.is_main and (done % opt.save_every == 0 or done == total_steps):
-                save_checkpoint(out / "checkpoints", done, model, optimizer, scheduler, metrics, opt.keep_checkpoints)
+            if ctx.is_main and (done % opt.save_every == 0 or done == end):
+                save_checkpoint(
+                    out / "checkpoints", done, model, optimizer, scheduler, metrics, opt.keep_checkpoints
+                )
             bar.update(task, completed=done)
     seconds = time.perf_counter() - t0
-    if ctx.is_main:
+    if ctx.is_main and end == total_steps:
         _export_into(model, tokenizer, out)
     ctx.barrier()
-    return TrainResult(out, total_steps, seconds, pairs_seen / max(seconds, 1e-9), metrics)
+    return TrainResult(out, end, seconds, pairs_seen / max(seconds, 1e-9), metrics)
 
 
 def _export_into(model: DualEncoder, tokenizer: PreTrainedTokenizerFast, out: Path) -> None:
