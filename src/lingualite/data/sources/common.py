@@ -1,0 +1,152 @@
+"""Helpers shared by the corpus extractors: running package managers, text clean-up, sentence
+splitting, pair alignment and atomic TSV output."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from lingualite.errors import LinguaLiteError
+from lingualite.io_utils import atomic_path
+
+__all__ = [
+    "ALL_LANGS",
+    "MIN_WORDS",
+    "SourceUnavailableError",
+    "align_units",
+    "clean_text",
+    "count_lines",
+    "output_path",
+    "pip_command",
+    "require_tool",
+    "run_tool",
+    "split_sentences",
+    "write_pairs",
+]
+
+ALL_LANGS: tuple[str, ...] = ("fr", "de", "es", "it")
+MIN_WORDS = 3  # pairs where either side has fewer words are dropped
+
+# A sentence ends at . ! or ? (plus closing quotes/brackets), then whitespace, then an optional opening
+# quote/inverted mark and a capital letter.
+_BOUNDARY = re.compile(r"[.!?][\"'”’»)\]]*\s+(?=[¿¡\"'“‘«(]?[A-ZÀ-ÖØ-Þ])")
+# Words ending in "." that usually do not end a sentence (lower-cased, without the final dot).
+_ABBREVIATION_LIST = (
+    "e.g i.e vs mr mrs ms dr st no nr nº ca cf z.b d.h u.a bzw usw vgl ggf inkl evtl p.ex ex sr sra srta "
+    "núm pág fig abb bsp approx resp"
+)
+_ABBREVIATIONS = frozenset(_ABBREVIATION_LIST.split())
+
+
+class SourceUnavailableError(LinguaLiteError):
+    """A source cannot be fetched here (package manager missing, download failed)."""
+
+
+def require_tool(name: str, why: str) -> str:
+    """Return the full path of executable ``name`` or raise :class:`SourceUnavailableError`."""
+    path = shutil.which(name)
+    if path is None:
+        raise SourceUnavailableError(f"{name} not found on PATH; it is needed to {why}")
+    return path
+
+
+def run_tool(cmd: Sequence[str | Path], what: str, cwd: Path | None = None) -> str:
+    """Run ``cmd``; return its stdout, or raise :class:`SourceUnavailableError` naming ``what`` failed."""
+    argv = [str(c) for c in cmd]
+    try:
+        proc = subprocess.run(
+            argv, cwd=cwd, capture_output=True, encoding="utf-8", errors="replace", check=False
+        )
+    except OSError as exc:
+        raise SourceUnavailableError(f"{what} failed: cannot run {argv[0]}: {exc.strerror}") from exc
+    if proc.returncode != 0:
+        lines = [ln.strip() for ln in (proc.stderr or proc.stdout).splitlines() if ln.strip()]
+        errors = [ln for ln in lines if ln.startswith(("E:", "ERROR", "error"))]
+        detail = (errors or lines or ["no output"])[-1]
+        raise SourceUnavailableError(f"{what} failed (exit {proc.returncode}): {detail}")
+    return proc.stdout
+
+
+def pip_command() -> list[str]:
+    """The command that runs pip: this interpreter's ``-m pip`` if available, else pip on PATH."""
+    if importlib.util.find_spec("pip") is not None:
+        return [sys.executable, "-m", "pip"]
+    for name in ("pip3", "pip"):
+        path = shutil.which(name)
+        if path is not None:
+            return [path]
+    raise SourceUnavailableError("pip is not available (neither `python -m pip` nor pip on PATH)")
+
+
+def clean_text(text: str) -> str:
+    """Collapse all whitespace (tabs, newlines, no-break spaces) to single spaces and strip."""
+    return " ".join(text.split())
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split on ``[.!?]`` followed by whitespace and a capital letter, skipping common abbreviations."""
+    out: list[str] = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        head = text[start : m.start()]
+        last = head.rsplit(None, 1)[-1] if head.strip() else ""
+        word = last.lstrip("(\"'“«¿¡").lower()
+        if text[m.start()] == "." and (len(word) <= 1 or word in _ABBREVIATIONS):
+            continue
+        out.append(text[start : m.end()].strip())
+        start = m.end()
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return out
+
+
+def align_units(english: str, translation: str) -> list[tuple[str, str]]:
+    """Sentence pairs when both sides split into equally many sentences, else the single paragraph pair."""
+    en_sents = split_sentences(english)
+    xx_sents = split_sentences(translation)
+    if len(en_sents) > 1 and len(en_sents) == len(xx_sents):
+        return list(zip(en_sents, xx_sents, strict=True))
+    return [(english, translation)]
+
+
+def output_path(out_dir: Path, source: str, lang: str) -> Path:
+    """Where a source's en-``lang`` pairs go: ``out_dir/<source>/en-<lang>.tsv``."""
+    return Path(out_dir) / source / f"en-{lang}.tsv"
+
+
+def write_pairs(path: Path, pairs: Iterable[tuple[str, str, str]], min_words: int = MIN_WORDS) -> int:
+    """Clean, filter and dedup ``(english, translation, doc_id)`` pairs; write them as a TSV atomically.
+
+    Dropped: pairs with a side of fewer than ``min_words`` words, "translations" equal to the English
+    (untranslated text, compared case-insensitively) and repeats of an earlier (english, translation).
+    Returns the number of lines written.
+    """
+    seen: set[tuple[str, str]] = set()
+    n = 0
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        for en, xx, doc in _clean_pairs(pairs):
+            if len(en.split()) < min_words or len(xx.split()) < min_words:
+                continue
+            if en.casefold() == xx.casefold() or (en, xx) in seen:
+                continue
+            seen.add((en, xx))
+            fh.write(f"{en}\t{xx}\t{doc}\n")
+            n += 1
+    return n
+
+
+def _clean_pairs(pairs: Iterable[tuple[str, str, str]]) -> Iterator[tuple[str, str, str]]:
+    for en, xx, doc in pairs:
+        yield clean_text(en), clean_text(xx), clean_text(doc)
+
+
+def count_lines(path: Path) -> int:
+    """Number of lines in a text file."""
+    with open(path, "rb") as fh:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))

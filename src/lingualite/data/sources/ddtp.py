@@ -1,0 +1,145 @@
+"""Debian package description translations (DDTP), aligned by ``Description-md5``.
+
+``fetch`` runs ``apt-get update`` with description translations enabled into a private lists folder
+(the system's apt state is untouched) and keeps only the ``*_i18n_Translation-<lang>*`` files.
+Each description pairs its short line, then its long-description paragraphs when both sides have
+equally many, item by item inside a paragraph when the bullet lists match, sentence by sentence
+when the sentence counts match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from lingualite.data.sources.apt import apt_update, read_index_file
+from lingualite.data.sources.common import ALL_LANGS, align_units, output_path, write_pairs
+from lingualite.errors import LinguaLiteError
+
+__all__ = ["NAME", "extract", "fetch", "parse_records", "split_description", "translation_files"]
+
+NAME = "ddtp"
+_BULLET = re.compile(r"^(?:[*+•-]|\d{1,2}[.)])\s+")
+_DONE = ".fetched"
+
+
+def translation_files(lists_dir: Path, lang: str) -> list[Path]:
+    """The ``Translation-<lang>`` index files in an apt lists folder (any compression)."""
+    found = [p for p in lists_dir.glob(f"*Translation-{lang}*") if p.is_file()]
+    return sorted(p for p in found if re.fullmatch(rf".*Translation-{lang}(\.\w+)?", p.name))
+
+
+def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
+    """Fetch the description translations for English and ``langs``; return the lists folder."""
+    cache_dir = Path(cache_dir)
+    lists = cache_dir / "lists"
+    wanted = list(dict.fromkeys(["en", *langs]))
+    done = cache_dir / _DONE
+    have = set(done.read_text(encoding="utf-8").split()) if done.is_file() else set()
+    if set(wanted) <= have:
+        return lists
+    apt_update(cache_dir, languages=wanted, packages=False)
+    if not translation_files(lists, "en"):
+        raise LinguaLiteError(f"apt-get update fetched no Translation-en file into {lists}")
+    done.write_text(" ".join(sorted(have | set(wanted))) + "\n", encoding="utf-8")
+    return lists
+
+
+def parse_records(text: str) -> Iterator[dict[str, str]]:
+    """Parse deb822 records; a continued field's lines are joined with newlines (leading space kept)."""
+    record: dict[str, str] = {}
+    field = ""
+    for line in text.splitlines():
+        if not line.strip():
+            if record:
+                yield record
+            record, field = {}, ""
+        elif line[0] in " \t":
+            if field:
+                record[field] += "\n" + line
+        else:
+            field, _, value = line.partition(":")
+            field = field.strip()
+            record[field] = value.strip()
+    if record:
+        yield record
+
+
+def split_description(desc: str) -> tuple[str, list[list[str]]]:
+    """Split a description into its short line and its long paragraphs, each a list of items.
+
+    A paragraph's items are its bullet-list entries (with the bullet removed) and the text around them.
+    """
+    lines = desc.split("\n")
+    short = lines[0].strip()
+    paragraphs: list[list[str]] = []
+    items: list[list[str]] = []
+    for raw in lines[1:]:
+        line = raw[1:] if raw[:1] in (" ", "\t") else raw
+        text = line.strip()
+        if text == ".":
+            if items:
+                paragraphs.append([" ".join(i) for i in items])
+            items = []
+            continue
+        m = _BULLET.match(text)
+        if m or not items:
+            items.append([text[m.end() :] if m else text])
+        else:
+            items[-1].append(text)
+    if items:
+        paragraphs.append([" ".join(i) for i in items])
+    return short, paragraphs
+
+
+def _units(en_desc: str, xx_desc: str) -> Iterator[tuple[str, str]]:
+    en_short, en_paras = split_description(en_desc)
+    xx_short, xx_paras = split_description(xx_desc)
+    yield en_short, xx_short
+    if len(en_paras) != len(xx_paras):
+        return
+    for en_items, xx_items in zip(en_paras, xx_paras, strict=True):
+        if len(en_items) != len(xx_items):
+            en_items, xx_items = [" ".join(en_items)], [" ".join(xx_items)]
+        for en, xx in zip(en_items, xx_items, strict=True):
+            yield from align_units(en, xx)
+
+
+def _read_descriptions(files: Sequence[Path], lang: str) -> Iterator[tuple[str, str]]:
+    field = f"Description-{lang}"
+    for path in files:
+        for rec in parse_records(read_index_file(path)):
+            md5 = rec.get("Description-md5")
+            desc = rec.get(field)
+            if md5 and desc:
+                yield md5, desc
+
+
+def _pairs(english: dict[str, str], files: Sequence[Path], lang: str) -> Iterator[tuple[str, str, str]]:
+    seen: set[tuple[str, str]] = set()
+    for md5, desc in _read_descriptions(files, lang):
+        en_desc = english.get(md5)
+        if en_desc is None or (md5, desc) in seen:
+            continue
+        seen.add((md5, desc))
+        doc_id = f"ddtp:{md5}"
+        for en, xx in _units(en_desc, desc):
+            yield en, xx, doc_id
+
+
+def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[str, int]:
+    """Write ``out_dir/ddtp/en-<lang>.tsv`` from the Translation files in ``raw``; return pair counts."""
+    raw = Path(raw)
+    lists = raw / "lists" if (raw / "lists").is_dir() else raw
+    en_files = translation_files(lists, "en")
+    if not en_files:
+        raise LinguaLiteError(f"{lists}: no Translation-en file found; fetch it first")
+    english: dict[str, str] = {}
+    for md5, desc in _read_descriptions(en_files, "en"):
+        english.setdefault(md5, desc)
+    counts: dict[str, int] = {}
+    for lang in langs:
+        files = translation_files(lists, lang)
+        counts[lang] = write_pairs(output_path(out_dir, NAME, lang), _pairs(english, files, lang))
+    return counts

@@ -1,0 +1,178 @@
+"""LibreOffice help (MPL-2.0): paragraphs aligned by (page path, paragraph ``id``) across languages.
+
+``fetch`` runs ``apt-get download libreoffice-help-<lang>`` and ``dpkg-deb -x``; the pages end up under
+``<cache>/root/usr/share/libreoffice/help/<en-US|fr|de|es|it>/text/**.html``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from html.parser import HTMLParser
+from pathlib import Path
+
+from lingualite.data.sources.apt import apt_download, find_deb, unpack_deb
+from lingualite.data.sources.common import (
+    ALL_LANGS,
+    SourceUnavailableError,
+    align_units,
+    clean_text,
+    output_path,
+    write_pairs,
+)
+from lingualite.errors import LinguaLiteError
+
+__all__ = ["HELP_DIRS", "NAME", "PACKAGES", "extract", "fetch", "find_help_root", "parse_page"]
+
+NAME = "libreoffice"
+PACKAGES = {
+    "en": "libreoffice-help-en-us",
+    "fr": "libreoffice-help-fr",
+    "de": "libreoffice-help-de",
+    "es": "libreoffice-help-es",
+    "it": "libreoffice-help-it",
+}
+HELP_DIRS = {"en": "en-US", "fr": "fr", "de": "de", "es": "es", "it": "it"}
+_HELP_SUBDIR = Path("usr/share/libreoffice/help")
+
+_TEXT_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6"})
+_VOID_TAGS = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+)
+_BODY_MARK = 'id="DisplayArea"'  # page chrome before this element has no help text
+# Paragraph-level elements with an id. Only these are handed to the HTML parser, which halves its work
+# (the pages are generated XHTML: such elements never nest and are always closed).
+_PARAGRAPH = re.compile(r"<(p|h[1-6])\s[^>]*\bid=[^>]*>.*?</\1\s*>", re.S)
+
+
+def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
+    """Download and unpack the help packages for English and ``langs``; return the help root folder."""
+    cache_dir = Path(cache_dir)
+    root = cache_dir / "root"
+    debs = cache_dir / "debs"
+    wanted = [PACKAGES[lang] for lang in dict.fromkeys(["en", *langs])]
+    todo = [pkg for pkg in wanted if not (root / f".unpacked-{pkg}").exists()]
+    if todo:
+        absent = [pkg for pkg in todo if find_deb(debs, pkg) is None]
+        if absent:
+            apt_download(absent, debs, cache_dir / "apt")
+        for pkg in todo:
+            deb = find_deb(debs, pkg)
+            if deb is None:
+                raise SourceUnavailableError(f"{pkg}: no .deb in {debs}")
+            root.mkdir(parents=True, exist_ok=True)
+            unpack_deb(deb, root)
+            (root / f".unpacked-{pkg}").write_text(deb.name + "\n", encoding="utf-8")
+    return root / _HELP_SUBDIR
+
+
+def find_help_root(raw: Path) -> Path:
+    """The folder holding ``en-US/text``: ``raw`` itself, or ``raw/[root/]usr/share/libreoffice/help``."""
+    for cand in (raw, raw / _HELP_SUBDIR, raw / "root" / _HELP_SUBDIR):
+        if (cand / HELP_DIRS["en"] / "text").is_dir():
+            return cand
+    raise LinguaLiteError(f"{raw}: no LibreOffice help pages (en-US/text) found; fetch them first")
+
+
+class _PageParser(HTMLParser):
+    """Collects the text of every ``<p>``/``<h1..6>`` with an ``id``.
+
+    Module/platform variants (``<span hidden="true" class="MAC">`` etc.) are skipped; the default
+    variant (hidden but without a class) is kept, so every language renders the same way.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.paragraphs: dict[str, str] = {}
+        self._stack: list[str] = []
+        self._capture: tuple[int, str] | None = None  # (stack depth, key) of the open paragraph
+        self._skip_depth: int | None = None
+        self._buf: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _VOID_TAGS:
+            if tag == "br" and self._capture is not None:
+                self._buf.append(" ")
+            return
+        self._stack.append(tag)
+        if self._capture is not None:
+            if self._skip_depth is None:
+                a = dict(attrs)
+                if "hidden" in a and a.get("class"):
+                    self._skip_depth = len(self._stack)
+        elif tag in _TEXT_TAGS:
+            pid = dict(attrs).get("id")
+            if pid and not pid.startswith("bm_"):
+                key, n = pid, 1
+                while key in self.paragraphs:  # a repeated id: number the repeats
+                    n += 1
+                    key = f"{pid}#{n}"
+                self.paragraphs[key] = ""  # reserve the key in document order
+                self._capture = (len(self._stack), key)
+                self._buf = []
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "br" and self._capture is not None:
+            self._buf.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _VOID_TAGS or tag not in self._stack:
+            return
+        while self._stack:
+            depth = len(self._stack)
+            top = self._stack.pop()
+            if self._skip_depth == depth:
+                self._skip_depth = None
+            if self._capture is not None and self._capture[0] == depth:
+                self.paragraphs[self._capture[1]] = clean_text("".join(self._buf))
+                self._capture = None
+            if top == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if self._capture is not None and self._skip_depth is None:
+            self._buf.append(data)
+
+
+def parse_page(path: Path) -> dict[str, str]:
+    """Map paragraph id to normalised text for one help page (ids in document order)."""
+    html = path.read_text(encoding="utf-8", errors="replace")
+    start = html.find(_BODY_MARK)
+    parser = _PageParser()
+    for m in _PARAGRAPH.finditer(html, max(start, 0)):
+        parser.feed(m.group(0))
+    parser.close()
+    return {k: v for k, v in parser.paragraphs.items() if v}
+
+
+def _pages(text_dir: Path) -> list[str]:
+    return sorted(p.relative_to(text_dir).as_posix() for p in text_dir.rglob("*.html"))
+
+
+def _pairs(en_pages: dict[str, dict[str, str]], xx_dir: Path) -> Iterator[tuple[str, str, str]]:
+    for page, en_pars in en_pages.items():
+        xx_path = xx_dir / page
+        if not xx_path.is_file():
+            continue
+        xx_pars = parse_page(xx_path)
+        doc_id = f"lo:{page}"
+        for key, en_text in en_pars.items():
+            xx_text = xx_pars.get(key)
+            if xx_text:
+                for en, xx in align_units(en_text, xx_text):
+                    yield en, xx, doc_id
+
+
+def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[str, int]:
+    """Write ``out_dir/libreoffice/en-<lang>.tsv`` for each language; return pair counts."""
+    root = find_help_root(Path(raw))
+    en_dir = root / HELP_DIRS["en"] / "text"
+    missing = [lang for lang in langs if not (root / HELP_DIRS[lang] / "text").is_dir()]
+    if missing:
+        raise LinguaLiteError(f"{root}: no help pages for {', '.join(missing)}; fetch them first")
+    en_pages = {page: parse_page(en_dir / page) for page in _pages(en_dir)}
+    counts: dict[str, int] = {}
+    for lang in langs:
+        xx_dir = root / HELP_DIRS[lang] / "text"
+        counts[lang] = write_pairs(output_path(out_dir, NAME, lang), _pairs(en_pages, xx_dir))
+    return counts

@@ -1,0 +1,91 @@
+"""fetch_corpora: runs each source, skips unavailable ones with a message, is idempotent."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import lingualite.data.sources as sources
+from lingualite.data.sources.common import SourceUnavailableError, output_path, write_pairs
+from lingualite.errors import ConfigError
+
+
+class FakeSource:
+    """Stands in for a source module; records calls."""
+
+    def __init__(self, name: str, fail: bool = False) -> None:
+        self.name = name
+        self.fail = fail
+        self.calls: list[str] = []
+
+    def fetch(self, cache_dir: Path, langs: Sequence[str]) -> Path:
+        self.calls.append("fetch")
+        if self.fail:
+            raise SourceUnavailableError("apt-get not found on PATH; it is needed to download packages")
+        return cache_dir
+
+    def extract(self, raw: Path, out_dir: Path, langs: Sequence[str]) -> dict[str, int]:
+        self.calls.append("extract")
+        return {
+            lang: write_pairs(output_path(out_dir, self.name, lang), [("one two three", f"{lang} a b", "d")])
+            for lang in langs
+        }
+
+
+def test_registry_and_licences_cover_every_source() -> None:
+    assert set(sources.SOURCES) == {"libreoffice", "bible", "ddtp"}
+    assert set(sources.LICENCES) == set(sources.SOURCES) == set(sources.DESCRIPTIONS)
+    for module in sources.SOURCES.values():
+        assert callable(module.fetch) and callable(module.extract)
+
+
+def test_fetch_corpora_skips_unavailable_and_is_idempotent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    good, bad = FakeSource("bible"), FakeSource("ddtp", fail=True)
+    monkeypatch.setitem(sources.SOURCES, "bible", good)
+    monkeypatch.setitem(sources.SOURCES, "ddtp", bad)
+    msgs: list[str] = []
+    out = tmp_path / "corpora"
+    got = sources.fetch_corpora(out, langs=("fr", "it"), sources=("bible", "ddtp"), progress=msgs.append)
+    assert got == {"bible": {"fr": 1, "it": 1}}
+    assert (out / "bible" / "en-fr.tsv").read_text() == "one two three\tfr a b\td\n"
+    assert json.loads((out / "bible" / "SOURCE.json").read_text())["pairs"] == {"fr": 1, "it": 1}
+    assert any("ddtp: SKIPPED" in m and "apt-get not found" in m for m in msgs)
+    assert good.calls == ["fetch", "extract"]
+
+    msgs.clear()
+    again = sources.fetch_corpora(out, langs=("fr", "it"), sources=("bible",), progress=msgs.append)
+    assert again == got
+    assert good.calls == ["fetch", "extract"]  # not redone
+    assert "already extracted" in msgs[0]
+
+    sources.fetch_corpora(out, langs=("fr",), sources=("bible",), progress=msgs.append, force=True)
+    assert good.calls == ["fetch", "extract", "fetch", "extract"]
+
+
+def test_fetch_corpora_default_cache_and_print(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[Path] = []
+    fake = SimpleNamespace(
+        fetch=lambda cache_dir, langs: seen.append(cache_dir) or cache_dir,
+        extract=lambda raw, out_dir, langs: {lang: 0 for lang in langs},
+    )
+    monkeypatch.setitem(sources.SOURCES, "libreoffice", fake)
+    assert sources.fetch_corpora(tmp_path, langs=("de",), sources=("libreoffice",)) == {
+        "libreoffice": {"de": 0}
+    }
+    assert seen == [tmp_path / ".cache" / "libreoffice"]
+    assert "libreoffice:" in capsys.readouterr().out
+
+
+def test_fetch_corpora_rejects_unknown_names(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown source"):
+        sources.fetch_corpora(tmp_path, sources=("wikipedia",))
+    with pytest.raises(ConfigError, match="unsupported language"):
+        sources.fetch_corpora(tmp_path, langs=("xx",))
