@@ -36,7 +36,7 @@ def _tokenizer(cfg, files: list[Path], cache: Path):
 
     folder = cache / f"tokenizer-{cfg.tokenizer.vocab_size}"
     if not (folder / "tokenizer.json").exists():
-        _, texts = read_pairs(files, limit=100_000)
+        texts = read_pairs(files, limit=100_000).texts
         tok = train_tokenizer(texts, vocab_size=cfg.tokenizer.vocab_size, sample_size=200_000)
         tok.save_pretrained(str(folder))
     return load_tokenizer(folder)
@@ -94,8 +94,8 @@ def child(variant: str, config_name: str, steps: int, warmup: int, cache: Path, 
     files = expand_files(cfg.data.train_files, "training")
     tokenizer = _tokenizer(cfg, files, cache)
     cfg.model.vocab_size = len(tokenizer)
-    pairs, _ = read_pairs(files, limit=max_pairs)
-    data = TokenizedPairs.build(pairs, tokenizer, cfg.model.max_seq_length)
+    corpus = read_pairs(files, limit=max_pairs)
+    data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.model.max_seq_length)
     bs = cfg.optim.batch_size
     loss_fn = CombinedLoss(cfg.objective)
     collator = PairCollator(
@@ -111,7 +111,7 @@ def child(variant: str, config_name: str, steps: int, warmup: int, cache: Path, 
     else:
         model = DualEncoder(cfg.model, tokenizer.pad_token_id)
         autocast = variant.endswith("bf16")
-        sampler = BucketedBatches(data.lengths(), bs, seed=0, bucket_size=cfg.optim.bucket_size)
+        sampler = BucketedBatches(data.lengths(), bs, 0, cfg.optim.bucket_size, corpus.groups)
         batches = [sampler.batch(i) for i in range(warmup + steps)]
 
         def step_fn(pairs) -> None:

@@ -42,5 +42,5 @@ def tiny_tokenizer(synthetic_corpus: Path):
     from lingualite.tokenization import train_tokenizer
     from lingualite.training.dataset import read_pairs
 
-    _, texts = read_pairs([synthetic_corpus / "en-fr" / "train.tsv"])
+    texts = read_pairs([synthetic_corpus / "en-fr" / "train.tsv"]).texts
     return train_tokenizer(texts, vocab_size=120, sample_size=2000)

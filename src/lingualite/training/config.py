@@ -40,7 +40,12 @@ class TokenizerConfig:
 
 @dataclass
 class OptimConfig:
-    """Adam with linear warm-up then linear decay (paper 000: lr 1e-3, batch 128, dropout 0.1)."""
+    """Adam with linear warm-up then linear decay (paper 000: lr 1e-3, batch 128, dropout 0.1).
+
+    ``bucket_size``: batches are cut from windows of ``batch_size * bucket_size`` pairs sorted by length.
+    ``batch_by_file``: every batch comes from one training file (one language pair), so in-batch negatives
+    share the positive's languages.
+    """
 
     lr: float = 1e-3
     warmup_steps: int = 500
@@ -55,6 +60,7 @@ class OptimConfig:
     log_every: int = 20
     keep_checkpoints: int = 2
     bucket_size: int = 50
+    batch_by_file: bool = True
 
     def validate(self) -> None:
         if self.lr <= 0 or self.batch_size < 2 or self.max_steps < 1:

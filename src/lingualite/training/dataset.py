@@ -7,6 +7,7 @@ function of (seed, s), which makes ``--resume`` continue exactly and lets every 
 
 from __future__ import annotations
 
+import copy
 import glob
 import re
 from collections import defaultdict
@@ -43,27 +44,30 @@ def languages_of(path: Path) -> tuple[str, str]:
     return "src", "tgt"
 
 
-def read_pairs(
-    files: list[Path], limit: int | None = None
-) -> tuple[list[tuple[str, str]], dict[str, list[str]]]:
-    """All pairs of ``files`` (round-robin across files when ``limit`` caps them) and the texts per language."""
+@dataclass
+class ParallelCorpus:
+    """Training pairs, the index of the file each came from (its group), and the sentences per language."""
+
+    pairs: list[tuple[str, str]]
+    groups: np.ndarray
+    texts: dict[str, list[str]]
+
+
+def read_pairs(files: list[Path], limit: int | None = None) -> ParallelCorpus:
+    """All pairs of ``files`` (an equal seeded share of each file when ``limit`` caps them)."""
     per_file = [[(p.src, p.tgt) for p in read_tsv(f)] for f in files]
-    pairs: list[tuple[str, str]] = []
-    if limit is None:
-        for chunk in per_file:
-            pairs.extend(chunk)
-    else:
+    if limit is not None:
         rng = np.random.default_rng(0)
-        shuffled = [[chunk[i] for i in rng.permutation(len(chunk))] for chunk in per_file]
         share = max(1, limit // max(1, len(files)))
-        for chunk in shuffled:
-            pairs.extend(chunk[:share])
+        per_file = [[chunk[i] for i in rng.permutation(len(chunk))[:share]] for chunk in per_file]
+    pairs = [pair for chunk in per_file for pair in chunk]
+    groups = np.concatenate([np.full(len(chunk), i, dtype=np.int32) for i, chunk in enumerate(per_file)])
     texts: dict[str, list[str]] = defaultdict(list)
     for f, chunk in zip(files, per_file, strict=True):
         a, b = languages_of(f)
         texts[a].extend(s for s, _ in chunk)
         texts[b].extend(t for _, t in chunk)
-    return pairs, {lang: list(dict.fromkeys(t)) for lang, t in texts.items()}
+    return ParallelCorpus(pairs, groups, {lang: list(dict.fromkeys(t)) for lang, t in texts.items()})
 
 
 @dataclass
@@ -77,11 +81,16 @@ class TokenizedPairs:
     def build(
         cls, pairs: list[tuple[str, str]], tokenizer: PreTrainedTokenizerFast, max_length: int
     ) -> TokenizedPairs:
+        # The Rust tokenizer directly: transformers' Python wrapper costs ~10x more per sentence here.
+        backend = copy.deepcopy(tokenizer.backend_tokenizer)
+        backend.enable_truncation(max_length)
+        backend.no_padding()
+
         def ids(texts: list[str]) -> list[np.ndarray]:
             out: list[np.ndarray] = []
-            for start in range(0, len(texts), 10_000):
-                enc = tokenizer(texts[start : start + 10_000], truncation=True, max_length=max_length)
-                out.extend(np.asarray(x, dtype=np.int32) for x in enc["input_ids"])
+            for start in range(0, len(texts), 20_000):
+                encodings = backend.encode_batch(texts[start : start + 20_000])
+                out.extend(np.asarray(e.ids, dtype=np.int32) for e in encodings)
             return out
 
         return cls(ids([a for a, _ in pairs]), ids([b for _, b in pairs]))
@@ -99,33 +108,53 @@ class TokenizedPairs:
 
 
 class BucketedBatches:
-    """Epoch-wise shuffled batches of similar length; ``batch(step)`` is deterministic in (seed, step)."""
+    """Epoch-wise shuffled batches of similar length; ``batch(step)`` is deterministic in (seed, step).
 
-    def __init__(self, lengths: np.ndarray, batch_size: int, seed: int, bucket_size: int = 50) -> None:
+    With ``groups`` (e.g. one per language pair) every batch comes from a single group, so the in-batch
+    negatives of the contrastive losses are in the same languages as the positive: harder, more useful.
+    """
+
+    def __init__(
+        self,
+        lengths: np.ndarray,
+        batch_size: int,
+        seed: int,
+        bucket_size: int = 50,
+        groups: np.ndarray | None = None,
+    ) -> None:
         if len(lengths) < batch_size:
             raise LinguaLiteError(
                 f"only {len(lengths)} training pairs for a batch size of {batch_size}: lower optim.batch_size"
             )
         self.lengths, self.batch_size, self.seed, self.bucket_size = lengths, batch_size, seed, bucket_size
-        self.batches_per_epoch = len(lengths) // batch_size
+        self.groups = groups if groups is not None else np.zeros(len(lengths), dtype=np.int32)
         self._epoch: int | None = None
         self._order: list[np.ndarray] = []
 
     def _epoch_batches(self, epoch: int) -> list[np.ndarray]:
         rng = np.random.default_rng([self.seed, epoch])
-        order = rng.permutation(len(self.lengths))
         chunk = self.batch_size * self.bucket_size
         batches: list[np.ndarray] = []
-        for start in range(0, len(order), chunk):
-            part = order[start : start + chunk]
-            part = part[np.argsort(self.lengths[part], kind="stable")]
-            batches.extend(part[i : i + self.batch_size] for i in range(0, len(part), self.batch_size))
-        batches = [b for b in batches if len(b) == self.batch_size]
+        for group in np.unique(self.groups):
+            members = np.flatnonzero(self.groups == group)
+            order = members[rng.permutation(len(members))]
+            for start in range(0, len(order), chunk):
+                part = order[start : start + chunk]
+                part = part[np.argsort(self.lengths[part], kind="stable")]
+                batches.extend(
+                    part[i : i + self.batch_size]
+                    for i in range(0, len(part), self.batch_size)
+                    if len(part[i : i + self.batch_size]) == self.batch_size
+                )
+        if not batches:
+            raise LinguaLiteError(f"no group has {self.batch_size} training pairs: lower optim.batch_size")
         return [batches[i] for i in rng.permutation(len(batches))]
 
     def batch(self, index: int) -> np.ndarray:
         """The ``index``-th batch of the whole run (epochs follow each other)."""
-        epoch, within = divmod(index, self.batches_per_epoch)
+        if self._epoch is None:
+            self._epoch, self._order = 0, self._epoch_batches(0)
+        epoch, within = divmod(index, len(self._order))
         if epoch != self._epoch:
             self._epoch, self._order = epoch, self._epoch_batches(epoch)
-        return self._order[within % len(self._order)]
+        return self._order[within]

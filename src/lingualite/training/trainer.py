@@ -10,6 +10,7 @@ import json
 import math
 import os
 import shutil
+import sys
 import tempfile
 import time
 from contextlib import nullcontext
@@ -91,7 +92,7 @@ class _Validator:
         self.xsr_sets: dict[str, tuple[list[str], list[str]]] = {}
         all_pairs: list[tuple[str, str]] = []
         for f in files:
-            pairs, _ = read_pairs([f])
+            pairs = read_pairs([f]).pairs
             pairs = _unique_sides(pairs)[: cfg.data.valid_xsr_pairs]
             self.xsr_sets[f.parent.name or f.stem] = ([a for a, _ in pairs], [b for _, b in pairs])
             all_pairs.extend(pairs)
@@ -176,17 +177,18 @@ def train(
         raise LinguaLiteError(f"max_steps must be >= 1, got {total_steps}")
     torch.manual_seed(opt.seed)
     checkpoints = list_checkpoints(out / "checkpoints")
-    if not resume and checkpoints and ctx.is_main:
+    if not resume and checkpoints:
         raise LinguaLiteError(
             f"{out}: holds checkpoints of an earlier run; pass --resume, or choose a new --output"
         )
 
-    pairs, texts = read_pairs(expand_files(cfg.data.train_files, "training"), cfg.data.max_train_pairs)
-    tokenizer = _prepare_tokenizer(cfg, texts, out, ctx)
+    corpus = read_pairs(expand_files(cfg.data.train_files, "training"), cfg.data.max_train_pairs)
+    tokenizer = _prepare_tokenizer(cfg, corpus.texts, out, ctx)
     cfg.model.vocab_size = len(tokenizer)
-    data = TokenizedPairs.build(pairs, tokenizer, cfg.model.max_seq_length)
-    del pairs, texts
-    batches = BucketedBatches(data.lengths(), opt.batch_size, opt.seed, opt.bucket_size)
+    data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.model.max_seq_length)
+    groups = corpus.groups if opt.batch_by_file else None
+    del corpus
+    batches = BucketedBatches(data.lengths(), opt.batch_size, opt.seed, opt.bucket_size, groups)
 
     model = DualEncoder(cfg.model, pad_token_id=tokenizer.pad_token_id).to(ctx.device)
     loss_fn = CombinedLoss(cfg.objective)
@@ -213,6 +215,7 @@ def train(
     t0, pairs_seen = time.perf_counter(), 0
     end = total_steps if stop_after is None else min(total_steps, start + stop_after)
     model.train()
+    log_lines = ctx.is_main and not progress  # plain log lines where no progress bar is drawn (CI, files)
     with _progress(progress and ctx.is_main) as bar:
         task = bar.add_task("train", total=total_steps, completed=start, info="")
         for step in range(start, end):
@@ -243,7 +246,11 @@ def train(
                 with log_path.open("a") as fh:
                     fh.write(json.dumps({"step": done, **record}) + "\n")
                 shown = {k: v for k, v in metrics.items() if k in ("loss", "valid_xsr_p_at_1")}
-                bar.update(task, info=" ".join(f"{k}={v:.3f}" for k, v in shown.items()))
+                info = " ".join(f"{k}={v:.3f}" for k, v in shown.items())
+                bar.update(task, info=info)
+                if log_lines and (done % (opt.log_every * 10) == 0 or "valid_xsr_p_at_1" in record):
+                    elapsed = time.perf_counter() - t0
+                    print(f"step {done}/{total_steps} {info} ({elapsed:.0f} s)", file=sys.stderr, flush=True)
             if ctx.is_main and (done % opt.save_every == 0 or done == end):
                 save_checkpoint(
                     out / "checkpoints", done, model, optimizer, scheduler, metrics, opt.keep_checkpoints

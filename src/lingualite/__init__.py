@@ -1,0 +1,39 @@
+"""lingualite: train, compress, evaluate and serve small, fast multilingual sentence encoders.
+
+The Python API mirrors the CLI (each command is a thin shell over one of these)::
+
+    from lingualite import fetch_corpora, prepare_corpus, load_training_config, train, evaluate_xsr
+
+Names are imported lazily so that ``import lingualite`` (and ``lingualite --help``) stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_API = {
+    "fetch_corpora": "lingualite.data.sources",
+    "prepare_corpus": "lingualite.data.prepare",
+    "CleaningConfig": "lingualite.data.cleaning",
+    "SplitConfig": "lingualite.data.split",
+    "open_parallel": "lingualite.data.readers",
+    "train_tokenizer": "lingualite.tokenization",
+    "load_training_config": "lingualite.training.config",
+    "TrainingConfig": "lingualite.training.config",
+    "train": "lingualite.training.trainer",
+    "evaluate_xsr": "lingualite.evaluation.xsr",
+    "load_xsr_pairs": "lingualite.evaluation.xsr",
+    "load_encoder": "lingualite.evaluation.encoders",
+    "run_quickstart": "lingualite.quickstart",
+}
+
+__all__ = [*_API, "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        return getattr(importlib.import_module(_API[name]), name)
+    raise AttributeError(f"module 'lingualite' has no attribute {name!r}")
