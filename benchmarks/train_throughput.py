@@ -99,8 +99,11 @@ def child(variant: str, config_name: str, steps: int, warmup: int, cache: Path, 
     bs = cfg.optim.batch_size
     loss_fn = CombinedLoss(cfg.objective)
     collator = PairCollator(
-        pad_id=tokenizer.pad_token_id, mask_id=tokenizer.mask_token_id, vocab_size=len(tokenizer),
-        special_ids=tokenizer.convert_tokens_to_ids(SPECIAL_TOKENS), **loss_fn.collator_settings(),
+        pad_id=tokenizer.pad_token_id,
+        mask_id=tokenizer.mask_token_id,
+        vocab_size=len(tokenizer),
+        special_ids=tokenizer.convert_tokens_to_ids(SPECIAL_TOKENS),
+        **loss_fn.collator_settings(),
     )
     rng = np.random.default_rng(0)
     if variant == "reference":
@@ -144,7 +147,9 @@ def child(variant: str, config_name: str, steps: int, warmup: int, cache: Path, 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--configs", nargs="+", default=["quickstart", "paper"])
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
     parser.add_argument("--steps", type=int, default=10)
@@ -155,20 +160,41 @@ def main() -> None:
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.child, args.configs[0], args.steps, args.warmup, args.cache, args.max_pairs)))
+        print(
+            json.dumps(
+                child(args.child, args.configs[0], args.steps, args.warmup, args.cache, args.max_pairs)
+            )
+        )
         return
     results = []
     for config in args.configs:
         for variant in args.variants:
-            cmd = [sys.executable, __file__, "--child", variant, "--configs", config, "--steps", str(args.steps),
-                   "--warmup", str(args.warmup), "--cache", str(args.cache), "--max-pairs", str(args.max_pairs)]
+            cmd = [
+                sys.executable,
+                __file__,
+                "--child",
+                variant,
+                "--configs",
+                config,
+                "--steps",
+                str(args.steps),
+                "--warmup",
+                str(args.warmup),
+                "--cache",
+                str(args.cache),
+                "--max-pairs",
+                str(args.max_pairs),
+            ]
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 sys.exit(f"{variant}/{config} failed:\n{proc.stderr[-3000:]}")
             row = json.loads(proc.stdout.strip().splitlines()[-1])
             results.append(row)
-            print(f"{config:>10} {variant:>16}: {row['pairs_per_second']:8.1f} pairs/s "
-                  f"({row['seconds_per_step']:.3f} s/step), peak RSS {row['peak_rss_mb']:.0f} MB", flush=True)
+            print(
+                f"{config:>10} {variant:>16}: {row['pairs_per_second']:8.1f} pairs/s "
+                f"({row['seconds_per_step']:.3f} s/step), peak RSS {row['peak_rss_mb']:.0f} MB",
+                flush=True,
+            )
     for config in args.configs:
         ref = next((r for r in results if r["config"] == config and r["variant"] == "reference"), None)
         for r in results:
@@ -176,8 +202,11 @@ def main() -> None:
                 r["speedup_vs_reference"] = r["pairs_per_second"] / ref["pairs_per_second"]
                 print(f"{config:>10} {r['variant']:>16}: {r['speedup_vs_reference']:.2f}x reference")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    meta = {"machine": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
-            "command": " ".join(sys.argv)}
+    meta = {
+        "machine": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "command": " ".join(sys.argv),
+    }
     args.out.write_text(json.dumps({"meta": meta, "results": results}, indent=2) + "\n")
     print(f"wrote {args.out}")
 

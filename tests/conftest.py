@@ -11,8 +11,42 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-EN = ["the", "a", "cat", "dog", "house", "car", "red", "blue", "big", "small", "runs", "eats", "sleeps", "sees", "quickly", "slowly"]
-FR = ["le", "un", "chat", "chien", "maison", "voiture", "rouge", "bleu", "grand", "petit", "court", "mange", "dort", "voit", "vite", "lentement"]
+EN = [
+    "the",
+    "a",
+    "cat",
+    "dog",
+    "house",
+    "car",
+    "red",
+    "blue",
+    "big",
+    "small",
+    "runs",
+    "eats",
+    "sleeps",
+    "sees",
+    "quickly",
+    "slowly",
+]
+FR = [
+    "le",
+    "un",
+    "chat",
+    "chien",
+    "maison",
+    "voiture",
+    "rouge",
+    "bleu",
+    "grand",
+    "petit",
+    "court",
+    "mange",
+    "dort",
+    "voit",
+    "vite",
+    "lentement",
+]
 
 
 def write_synthetic_pairs(folder: Path, n: int, seed: int) -> Path:

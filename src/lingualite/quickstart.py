@@ -47,7 +47,9 @@ def prepare_default_data(data_dir: Path, langs: tuple[str, ...], console: Consol
             todo.append((inputs, lang, out))
         prepared.append(out)
     if todo:
-        console.print(f"preparing {', '.join('en-' + lang for _, lang, _ in todo)} (clean, dedup, split by document)")
+        console.print(
+            f"preparing {', '.join('en-' + lang for _, lang, _ in todo)} (clean, dedup, split by document)"
+        )
         # One process per language pair: language ID is the slow part and pairs are independent.
         with ProcessPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as pool:
             jobs = [pool.submit(_prepare_one, inputs, lang, out) for inputs, lang, out in todo]
@@ -157,7 +159,8 @@ def _markdown(rows: dict[str, dict[str, float]]) -> str:
     for pair, r in rows.items():
         cells = [
             f"{r[f'lingualite_p_at_1/{d}']:.3f} / {r[f'tfidf_p_at_1/{d}']:.3f} (n={int(r[f'pairs/{d}'])})"
-            if f"pairs/{d}" in r else "-"
+            if f"pairs/{d}" in r
+            else "-"
             for d in domains
         ]
         lines.append(f"| {pair} | " + " | ".join(cells) + " |")

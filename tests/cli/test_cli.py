@@ -1,0 +1,61 @@
+"""The command line: help that teaches, JSON output, one-line errors naming file and line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from lingualite.cli.main import app
+
+runner = CliRunner()
+
+
+def test_help_lists_every_command() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for command in ("prepare", "train", "encode", "quickstart", "data", "tokenizer", "eval"):
+        assert command in result.output
+
+
+def test_eval_xsr_tfidf_json(synthetic_corpus: Path) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "eval",
+            "xsr",
+            "--model",
+            "tfidf",
+            "--pairs",
+            str(synthetic_corpus / "en-fr" / "valid.tsv"),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert {"p_at_1", "p_at_5", "p_at_10", "src2tgt_p_at_1", "tgt2src_p_at_1"} <= out.keys()
+    assert 0.0 <= out["p_at_1"] <= out["p_at_5"] <= out["p_at_10"] <= 1.0
+
+
+def test_prepare_reports_the_bad_line_or_skips_it(tmp_path: Path) -> None:
+    corpus = tmp_path / "c.tsv"
+    corpus.write_text("one two three\tun deux trois\nno tab here\nfour five six\tquatre cinq six\n")
+    result = runner.invoke(app, ["prepare", str(corpus), "--out", str(tmp_path / "out"), "--no-lang-id"])
+    assert result.exit_code == 2
+    assert f"{corpus}:2:" in result.output and "tab" in result.output
+    assert not (tmp_path / "out" / "train.tsv").exists()
+    result = runner.invoke(
+        app, ["prepare", str(corpus), "--out", str(tmp_path / "out"), "--no-lang-id", "--skip-bad"]
+    )
+    assert result.exit_code == 0, result.output
+    stats = json.loads((tmp_path / "out" / "stats.json").read_text())
+    assert stats["bad_lines"] == {"no_tab": 1}
+
+
+def test_train_with_a_bad_config_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("optim:\n  batch_sise: 3\n")
+    result = runner.invoke(app, ["train", "--config", str(bad), "--output", str(tmp_path / "run")])
+    assert result.exit_code == 2
+    assert "unknown key(s) ['batch_sise']" in result.output
