@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -165,7 +164,3 @@ def _markdown(rows: dict[str, dict[str, float]]) -> str:
         ]
         lines.append(f"| {pair} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
-
-
-def results_json(output: Path) -> dict:
-    return json.loads((output / "results.json").read_text())

@@ -45,6 +45,7 @@ class OptimConfig:
     ``bucket_size``: batches are cut from windows of ``batch_size * bucket_size`` pairs sorted by length.
     ``batch_by_file``: every batch comes from one training file (one language pair), so in-batch negatives
     share the positive's languages.
+    ``gradient_checkpointing``: recompute layer activations in the backward pass (less memory, ~30% slower).
     """
 
     lr: float = 1e-3
@@ -61,6 +62,7 @@ class OptimConfig:
     keep_checkpoints: int = 2
     bucket_size: int = 50
     batch_by_file: bool = True
+    gradient_checkpointing: bool = False
 
     def validate(self) -> None:
         if self.lr <= 0 or self.batch_size < 2 or self.max_steps < 1:

@@ -98,10 +98,11 @@ class _Validator:
             all_pairs.extend(pairs)
         tokenized = TokenizedPairs.build(all_pairs, tokenizer, cfg.model.max_seq_length)
         bs = cfg.optim.batch_size
+        starts = range(0, len(tokenized) - bs + 1, bs)[:20]  # 20 fixed batches, fixed masking
         self.batches = [
             collator(tokenized.select(range(s, s + bs)), torch.Generator().manual_seed(12345 + s))
-            for s in range(0, len(tokenized) - bs + 1, bs)
-        ][:20]
+            for s in starts
+        ]
 
     @torch.no_grad()
     def __call__(self, model: DualEncoder, loss_fn: CombinedLoss, device: torch.device) -> dict[str, float]:
@@ -191,6 +192,8 @@ def train(
     batches = BucketedBatches(data.lengths(), opt.batch_size, opt.seed, opt.bucket_size, groups)
 
     model = DualEncoder(cfg.model, pad_token_id=tokenizer.pad_token_id).to(ctx.device)
+    if opt.gradient_checkpointing:
+        model.bert.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     loss_fn = CombinedLoss(cfg.objective)
     collator = PairCollator(
         pad_id=tokenizer.pad_token_id,
