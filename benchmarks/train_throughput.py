@@ -85,7 +85,6 @@ def child(variant: str, config_name: str, steps: int, warmup: int, cache: Path, 
     from lingualite.data.batching import PairCollator
     from lingualite.losses.combined import CombinedLoss
     from lingualite.models.dual_encoder import DualEncoder, bert_config
-    from lingualite.tokenization import SPECIAL_TOKENS
     from lingualite.training.config import load_training_config
     from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
 
@@ -98,13 +97,7 @@ def child(variant: str, config_name: str, steps: int, warmup: int, cache: Path, 
     data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.model.max_seq_length)
     bs = cfg.optim.batch_size
     loss_fn = CombinedLoss(cfg.objective)
-    collator = PairCollator(
-        pad_id=tokenizer.pad_token_id,
-        mask_id=tokenizer.mask_token_id,
-        vocab_size=len(tokenizer),
-        special_ids=tokenizer.convert_tokens_to_ids(SPECIAL_TOKENS),
-        **loss_fn.collator_settings(),
-    )
+    collator = PairCollator.from_tokenizer(tokenizer, **loss_fn.collator_settings())
     rng = np.random.default_rng(0)
     if variant == "reference":
         bert_cfg = bert_config(cfg.model, tokenizer.pad_token_id)

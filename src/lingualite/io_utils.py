@@ -31,6 +31,16 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         shutil.rmtree(tmp.parent, ignore_errors=True)
 
 
+def fsync_tree(path: Path) -> None:
+    """Flush every file under ``path`` (and the folders) to disk, so a rename after it is crash-safe."""
+    for item in [*sorted(path.rglob("*")), path]:
+        fd = os.open(item, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
 def write_json(path: str | Path, obj: Any) -> None:
     """Write ``obj`` as indented JSON, atomically."""
     with atomic_path(path) as tmp:

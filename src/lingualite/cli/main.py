@@ -69,7 +69,7 @@ def data_fetch(
             progress=typer.echo,
             force=force,
         )
-    except LinguaLiteError as exc:
+    except (LinguaLiteError, OSError) as exc:
         _fail(exc)
     typer.echo(json.dumps(counts, indent=2))
 
@@ -111,7 +111,7 @@ def prepare(
             skip_bad=skip_bad,
             progress=sys.stderr.isatty(),
         )
-    except LinguaLiteError as exc:
+    except (LinguaLiteError, OSError) as exc:
         _fail(exc)
     typer.echo(
         json.dumps({"kept": res.stats["kept"], "dropped": res.stats["dropped"], "stats": str(res.stats_path)})
@@ -136,9 +136,9 @@ def tokenizer_train(
     try:
         texts = read_pairs(list(inputs)).texts
         tok = train_tokenizer(texts, vocab_size=vocab_size, kind=kind, alpha=alpha, sample_size=sample_size)  # type: ignore[arg-type]
-    except (LinguaLiteError, ValueError) as exc:
+        tok.save_pretrained(str(output))
+    except (LinguaLiteError, OSError, ValueError) as exc:
         _fail(exc)
-    tok.save_pretrained(str(output))
     shares = smoothed_language_shares({k: len(v) for k, v in texts.items()}, alpha)
     typer.echo(json.dumps({"output": str(output), "vocab_size": len(tok), "language_shares": shares}))
 
@@ -173,7 +173,7 @@ def train(
             progress=sys.stderr.isatty(),
             stop_after=stop_after,
         )
-    except LinguaLiteError as exc:
+    except (LinguaLiteError, OSError) as exc:
         _fail(exc)
     typer.echo(
         json.dumps(
@@ -206,10 +206,10 @@ def encode(
         _fail(LinguaLiteError(f"{input}: {exc}"))
     try:
         vectors = SentenceTransformerEncoder(model, batch_size=batch_size).encode(lines)
-    except FileNotFoundError as exc:
+        with atomic_path(output) as tmp, open(tmp, "wb") as fh:
+            np.save(fh, vectors.astype(np.float32))
+    except (OSError, ValueError) as exc:
         _fail(exc)
-    with atomic_path(output) as tmp, open(tmp, "wb") as fh:
-        np.save(fh, vectors.astype(np.float32))
     typer.echo(json.dumps({"output": str(output), "shape": list(vectors.shape)}))
 
 
@@ -236,7 +236,7 @@ def eval_xsr(
         for path in pairs:
             src, tgt = load_xsr_pairs(path, max_pairs=max_pairs)
             per_file[str(path)] = evaluate_xsr(encoder, src, tgt, method)  # type: ignore[arg-type]
-    except (LinguaLiteError, FileNotFoundError, ValueError) as exc:
+    except (LinguaLiteError, OSError, ValueError) as exc:
         _fail(exc)
     keys = [k for k in next(iter(per_file.values())) if k != "num_pairs"]
     summary = {k: sum(r[k] for r in per_file.values()) / len(per_file) for k in keys}
@@ -270,7 +270,7 @@ def quickstart(
 
     try:
         run_quickstart(output, data_dir, config, max_steps, max_test_pairs)
-    except LinguaLiteError as exc:
+    except (LinguaLiteError, OSError) as exc:
         _fail(exc)
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Literal
+from typing import Any, Literal
 
 import torch
+from transformers import PreTrainedTokenizerBase
 
 from lingualite.models.dual_encoder import POOLED_SITE
 
@@ -68,6 +69,17 @@ class PairCollator:
         self.special[list(special_ids)] = True
         self.masking, self.pooled_sites, self.bag = masking, pooled_sites, bag
         self.mask_probability = mask_probability
+
+    @classmethod
+    def from_tokenizer(cls, tokenizer: PreTrainedTokenizerBase, **settings: Any) -> PairCollator:
+        """A collator for ``tokenizer``'s special ids; ``settings`` from ``CombinedLoss.collator_settings()``."""
+        return cls(
+            pad_id=tokenizer.pad_token_id,
+            mask_id=tokenizer.mask_token_id,
+            vocab_size=len(tokenizer),
+            special_ids=tokenizer.all_special_ids,
+            **settings,
+        )
 
     def __call__(
         self, pairs: Sequence[tuple[Sequence[int], Sequence[int]]], generator: torch.Generator | None = None

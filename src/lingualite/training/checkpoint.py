@@ -15,7 +15,7 @@ from typing import Any
 import torch
 from safetensors.torch import load_model, save_model
 
-from lingualite.io_utils import atomic_path
+from lingualite.io_utils import atomic_path, fsync_tree
 
 _STEP_DIR = re.compile(r"^step-(\d+)$")
 
@@ -38,10 +38,12 @@ def save_checkpoint(
             "optimizer": optimizer.state_dict(),
             "scheduler": scheduler.state_dict(),
             "torch_rng": torch.get_rng_state(),
+            "cuda_rng": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else [],
             "step": step,
         }
         torch.save(state, tmp / "trainer_state.pt")
         (tmp / "trainer_state.json").write_text(json.dumps({"step": step, **extra}, indent=2))
+        fsync_tree(tmp)  # the rename below must not publish files still in the page cache only
     for old in list_checkpoints(directory)[:-keep]:
         shutil.rmtree(old, ignore_errors=True)
     return target
@@ -65,8 +67,10 @@ def load_checkpoint(
 ) -> int:
     """Restore everything saved by :func:`save_checkpoint`; returns the step to continue from."""
     load_model(model, str(path / "model.safetensors"))
-    state = torch.load(path / "trainer_state.pt", weights_only=True)
+    state = torch.load(path / "trainer_state.pt", weights_only=True, map_location="cpu")
     optimizer.load_state_dict(state["optimizer"])
     scheduler.load_state_dict(state["scheduler"])
     torch.set_rng_state(state["torch_rng"])
+    if state.get("cuda_rng") and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(state["cuda_rng"])
     return int(state["step"])

@@ -67,6 +67,8 @@ class OptimConfig:
     def validate(self) -> None:
         if self.lr <= 0 or self.batch_size < 2 or self.max_steps < 1:
             raise ConfigError("optim: lr must be > 0, batch_size >= 2 and max_steps >= 1")
+        if min(self.keep_checkpoints, self.bucket_size) < 1:
+            raise ConfigError("optim: keep_checkpoints and bucket_size must be >= 1")
         if min(self.eval_every, self.save_every, self.log_every) < 1:
             raise ConfigError("optim: eval_every, save_every and log_every must be >= 1")
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+import torch.distributed as dist
 import yaml
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from torch.nn.parallel import DistributedDataParallel
@@ -31,7 +32,7 @@ from lingualite.losses.combined import CombinedLoss
 from lingualite.models.dual_encoder import DualEncoder
 from lingualite.models.encoding import encode_texts
 from lingualite.models.export import save_sentence_transformer
-from lingualite.tokenization import SPECIAL_TOKENS, load_tokenizer, train_tokenizer
+from lingualite.tokenization import load_tokenizer, train_tokenizer
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.config import TrainingConfig
 from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
@@ -195,25 +196,24 @@ def train(
     if opt.gradient_checkpointing:
         model.bert.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     loss_fn = CombinedLoss(cfg.objective)
-    collator = PairCollator(
-        pad_id=tokenizer.pad_token_id,
-        mask_id=tokenizer.mask_token_id,
-        vocab_size=len(tokenizer),
-        special_ids=tokenizer.convert_tokens_to_ids(SPECIAL_TOKENS),
-        **loss_fn.collator_settings(),  # type: ignore[arg-type]
-    )
+    collator = PairCollator.from_tokenizer(tokenizer, **loss_fn.collator_settings())
     optimizer = torch.optim.Adam(model.parameters(), lr=opt.lr, weight_decay=opt.weight_decay)
     scheduler = _linear_schedule(optimizer, opt.warmup_steps, total_steps)
     start = 0
     if resume and checkpoints:
         start = load_checkpoint(checkpoints[-1], model, optimizer, scheduler)
-    trained = DistributedDataParallel(model) if ctx.enabled else model
+    # The head gets no gradient when the generative objective is off: DDP must be told, or it waits for it.
+    head_unused = loss_fn.generative is None or cfg.objective.generative_weight == 0
+    trained = DistributedDataParallel(model, find_unused_parameters=head_unused) if ctx.enabled else model
     validator = _Validator(cfg, tokenizer, collator) if validate and ctx.is_main else None
     if ctx.is_main:
         (out / "training_config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
     autocast = torch.autocast(ctx.device.type, dtype=torch.bfloat16) if opt.bf16 else nullcontext()
 
     log_path = out / "metrics.jsonl"
+    if ctx.is_main and log_path.exists():  # drop lines of steps after the checkpoint we continue from
+        kept = [line for line in log_path.read_text().splitlines() if json.loads(line)["step"] <= start]
+        log_path.write_text("".join(f"{line}\n" for line in kept))
     metrics: dict[str, float] = {}
     t0, pairs_seen = time.perf_counter(), 0
     end = total_steps if stop_after is None else min(total_steps, start + stop_after)
@@ -229,7 +229,10 @@ def train(
                 output = trained(batch.input_ids, batch.attention_mask, batch.site_rows, batch.site_cols)
             loss, parts = loss_fn(output, batch)
             loss_value = loss.item()
-            if not math.isfinite(loss_value):
+            finite = torch.tensor(float(math.isfinite(loss_value)), device=ctx.device)
+            if ctx.enabled:  # every rank must stop together, or the others wait in the all-reduce forever
+                dist.all_reduce(finite, op=dist.ReduceOp.MIN)
+            if not finite.item():
                 raise LinguaLiteError(f"loss became {loss_value} at step {step + 1}; lower optim.lr")
             loss.backward()
             if opt.grad_clip > 0:
@@ -267,7 +270,8 @@ def train(
 
 
 def _export_into(model: DualEncoder, tokenizer: PreTrainedTokenizerFast, out: Path) -> None:
-    """Write the sentence-transformers files into ``out`` itself, each file replaced atomically."""
+    """Write the sentence-transformers files into ``out`` itself, each top-level file replaced by a rename
+    (a crash mid-way can leave a mix of old and new files, never a half-written one)."""
     staging = out / ".export"
     shutil.rmtree(staging, ignore_errors=True)
     save_sentence_transformer(model, tokenizer, staging)
