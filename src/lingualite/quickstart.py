@@ -15,7 +15,7 @@ from lingualite.data.readers import read_tsv
 from lingualite.data.sources import fetch_corpora
 from lingualite.data.split import SplitConfig
 from lingualite.evaluation.encoders import SentenceTransformerEncoder, TfidfEncoder
-from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs
+from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs, unique_sides
 from lingualite.io_utils import write_json
 from lingualite.training.checkpoint import list_checkpoints
 from lingualite.training.config import load_training_config
@@ -111,16 +111,14 @@ def run_quickstart(
 
 def _by_domain(path: Path) -> dict[str, tuple[list[str], list[str]]]:
     """Test pairs grouped by source (the doc id prefix: lo, bible, ddtp), each side unique within its group."""
-    groups: dict[str, tuple[list[str], list[str], set[str], set[str]]] = {}
+    groups: dict[str, list[tuple[str, str]]] = {}
     for pair in read_tsv(path):
-        domain = (pair.doc_id or "other").split(":", 1)[0]
-        src, tgt, seen_src, seen_tgt = groups.setdefault(domain, ([], [], set(), set()))
-        if pair.src not in seen_src and pair.tgt not in seen_tgt:
-            seen_src.add(pair.src)
-            seen_tgt.add(pair.tgt)
-            src.append(pair.src)
-            tgt.append(pair.tgt)
-    return {d: (g[0], g[1]) for d, g in sorted(groups.items())}
+        groups.setdefault((pair.doc_id or "other").split(":", 1)[0], []).append((pair.src, pair.tgt))
+    out = {}
+    for domain, pairs in sorted(groups.items()):
+        kept = unique_sides(pairs)
+        out[domain] = ([s for s, _ in kept], [t for _, t in kept])
+    return out
 
 
 def _table(rows: dict[str, dict[str, float]]) -> Table:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -12,25 +13,28 @@ from lingualite.evaluation.encoders import Encoder, TfidfEncoder
 from lingualite.evaluation.retrieval import Method, normalize_rows, xsr_from_similarity
 
 
+def unique_sides(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Keep pairs whose source AND target were not seen before (a retrieval query needs one right answer)."""
+    seen_src: set[str] = set()
+    seen_tgt: set[str] = set()
+    kept: list[tuple[str, str]] = []
+    for src, tgt in pairs:
+        if src not in seen_src and tgt not in seen_tgt:
+            seen_src.add(src)
+            seen_tgt.add(tgt)
+            kept.append((src, tgt))
+    return kept
+
+
 def load_xsr_pairs(
     path: str | Path, max_pairs: int | None = None, seed: int = 0
 ) -> tuple[list[str], list[str]]:
-    """Pairs with unique sources and unique targets (a retrieval query needs one right answer)."""
-    seen_src: set[str] = set()
-    seen_tgt: set[str] = set()
-    src: list[str] = []
-    tgt: list[str] = []
-    for pair in read_tsv(path):
-        if pair.src in seen_src or pair.tgt in seen_tgt:
-            continue
-        seen_src.add(pair.src)
-        seen_tgt.add(pair.tgt)
-        src.append(pair.src)
-        tgt.append(pair.tgt)
-    if max_pairs is not None and len(src) > max_pairs:
-        keep = np.sort(np.random.default_rng(seed).choice(len(src), max_pairs, replace=False))
-        src, tgt = [src[i] for i in keep], [tgt[i] for i in keep]
-    return src, tgt
+    """Pairs of a ``src<TAB>tgt`` file with unique sources and unique targets, optionally a seeded subsample."""
+    pairs = unique_sides((p.src, p.tgt) for p in read_tsv(path))
+    if max_pairs is not None and len(pairs) > max_pairs:
+        keep = np.sort(np.random.default_rng(seed).choice(len(pairs), max_pairs, replace=False))
+        pairs = [pairs[i] for i in keep]
+    return [s for s, _ in pairs], [t for _, t in pairs]
 
 
 def _similarity(a: np.ndarray | sparse.spmatrix, b: np.ndarray | sparse.spmatrix) -> np.ndarray:

@@ -11,7 +11,6 @@ import math
 import os
 import shutil
 import sys
-import tempfile
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -28,6 +27,8 @@ from transformers import PreTrainedTokenizerFast
 from lingualite.data.batching import PairCollator
 from lingualite.errors import LinguaLiteError
 from lingualite.evaluation.retrieval import xsr_scores
+from lingualite.evaluation.xsr import unique_sides
+from lingualite.io_utils import atomic_path
 from lingualite.losses.combined import CombinedLoss
 from lingualite.models.dual_encoder import DualEncoder
 from lingualite.models.encoding import encode_texts
@@ -74,10 +75,8 @@ def _prepare_tokenizer(cfg: TrainingConfig, texts: dict[str, list[str]], out: Pa
             lowercase=cfg.tokenizer.lowercase,
             seed=cfg.optim.seed,
         )
-        with tempfile.TemporaryDirectory(dir=out) as tmp:
-            tok.save_pretrained(tmp)
-            shutil.rmtree(folder, ignore_errors=True)
-            shutil.copytree(tmp, folder)
+        with atomic_path(folder) as tmp:
+            tok.save_pretrained(str(tmp))
     ctx.barrier()
     return load_tokenizer(folder)
 
@@ -94,7 +93,7 @@ class _Validator:
         all_pairs: list[tuple[str, str]] = []
         for f in files:
             pairs = read_pairs([f]).pairs
-            pairs = _unique_sides(pairs)[: cfg.data.valid_xsr_pairs]
+            pairs = unique_sides(pairs)[: cfg.data.valid_xsr_pairs]
             self.xsr_sets[f.parent.name or f.stem] = ([a for a, _ in pairs], [b for _, b in pairs])
             all_pairs.extend(pairs)
         tokenized = TokenizedPairs.build(all_pairs, tokenizer, cfg.model.max_seq_length)
@@ -127,18 +126,6 @@ class _Validator:
             metrics["valid_xsr_p_at_1"] = float(np.mean(p1))
         model.train()
         return metrics
-
-
-def _unique_sides(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    seen_a: set[str] = set()
-    seen_b: set[str] = set()
-    out = []
-    for a, b in pairs:
-        if a not in seen_a and b not in seen_b:
-            seen_a.add(a)
-            seen_b.add(b)
-            out.append((a, b))
-    return out
 
 
 def _progress(enabled: bool) -> Progress:
