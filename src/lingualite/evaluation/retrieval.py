@@ -1,9 +1,17 @@
 """Cross-lingual sentence retrieval (XSR; paper 000 Sec. 4.3): P@k of finding each sentence's translation.
 
-For every source sentence all target sentences of the file are ranked (and vice versa); P@k is the share of
-queries whose translation is among the top k. ``nn`` ranks by cosine similarity (so P@1 equals
-sentence-transformers' ``TranslationEvaluator`` accuracy); ``csls`` (Conneau et al. 2018) subtracts each
-candidate's mean similarity to its k nearest queries, which counters hubs.
+Scoring methods, from the cosine ``cos(x, y)`` of a query ``x`` and a candidate ``y``:
+
+- ``nn``: the cosine itself (so P@1 equals sentence-transformers' ``TranslationEvaluator`` accuracy).
+- ``csls`` (Conneau et al. 2018): ``2 cos(x, y) - r_T(x) - r_S(y)``, where ``r_T(x)`` is the mean cosine of
+  ``x`` to its k nearest candidates and ``r_S(y)`` that of ``y`` to its k nearest queries; counters hubs.
+- ``margin`` (ratio margin, Artetxe & Schwenk 2019, LASER's xsim; k = 4 by default):
+  ``cos(x, y) / ((r_T(x) + r_S(y)) / 2)``, the same neighbourhood means in a ratio.
+
+Two protocols: a square one (every source against every target of the file, both directions; exact dense
+matrices) and a pooled one (N queries against a larger pool with distractors, the paper's "2,000 queries
+among 200k sentences"), which never holds the full (N, pool) matrix: neighbourhoods come from FAISS and the
+rank of each query's gold candidate is counted block by block.
 """
 
 from __future__ import annotations
@@ -11,8 +19,11 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
+from scipy import sparse
 
-Method = Literal["nn", "csls"]
+Method = Literal["nn", "csls", "margin"]
+METHODS: tuple[str, ...] = ("nn", "csls", "margin")
+DEFAULT_K = {"nn": 0, "csls": 10, "margin": 4}  # neighbourhood sizes used when none is given
 
 
 def normalize_rows(x: np.ndarray) -> np.ndarray:
@@ -20,12 +31,49 @@ def normalize_rows(x: np.ndarray) -> np.ndarray:
     return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
 
 
+def check_method(method: str) -> None:
+    if method not in METHODS:
+        raise ValueError(f"unknown retrieval method {method!r}; choose from {', '.join(METHODS)}")
+
+
+def _score(cos: np.ndarray, r_row: np.ndarray, r_col: np.ndarray, method: str) -> np.ndarray:
+    """``method``'s score from cosines and neighbourhood means that broadcast against them."""
+    if method == "csls":
+        return 2 * cos - r_row - r_col
+    if method == "margin":
+        return cos / np.maximum((r_row + r_col) / 2, 1e-6)
+    return cos
+
+
+def adjust_scores(similarity: np.ndarray, r_rows: np.ndarray, r_cols: np.ndarray, method: str) -> np.ndarray:
+    """Turn an (N, M) cosine matrix into ``method`` scores given each row's and column's k-neighbourhood
+    mean cosine."""
+    return _score(similarity, r_rows[:, None], r_cols[None, :], method)
+
+
+def _topk_mean(similarity: np.ndarray, k: int, axis: int) -> np.ndarray:
+    k_eff = min(k, similarity.shape[axis])
+    top = -np.partition(-similarity, k_eff - 1, axis=axis)
+    return np.mean(top[:k_eff, :] if axis == 0 else top[:, :k_eff], axis=axis)
+
+
 def csls_scores(similarity: np.ndarray, k: int = 10) -> np.ndarray:
     """CSLS(x, y) = 2 cos(x, y) - r_T(x) - r_S(y), r = mean cosine to the k nearest of the other side."""
-    k_eff = min(k, similarity.shape[0], similarity.shape[1])
-    r_src = np.mean(-np.partition(-similarity, k_eff - 1, axis=1)[:, :k_eff], axis=1)
-    r_tgt = np.mean(-np.partition(-similarity, k_eff - 1, axis=0)[:k_eff, :], axis=0)
-    return 2 * similarity - r_src[:, None] - r_tgt[None, :]
+    return adjust_scores(similarity, _topk_mean(similarity, k, 1), _topk_mean(similarity, k, 0), "csls")
+
+
+def margin_scores(similarity: np.ndarray, k: int = 4) -> np.ndarray:
+    """Ratio margin(x, y) = cos(x, y) / ((r_T(x) + r_S(y)) / 2), with the same k-neighbourhood means."""
+    return adjust_scores(similarity, _topk_mean(similarity, k, 1), _topk_mean(similarity, k, 0), "margin")
+
+
+def method_scores(similarity: np.ndarray, method: str, k: int | None = None) -> np.ndarray:
+    """The (N, M) score matrix of ``method`` from a full cosine matrix."""
+    check_method(method)
+    if method == "nn":
+        return similarity
+    k = DEFAULT_K[method] if k is None else k
+    return adjust_scores(similarity, _topk_mean(similarity, k, 1), _topk_mean(similarity, k, 0), method)
 
 
 def precision_at_k(scores: np.ndarray, ks: tuple[int, ...] = (1, 5, 10)) -> dict[int, float]:
@@ -36,19 +84,19 @@ def precision_at_k(scores: np.ndarray, ks: tuple[int, ...] = (1, 5, 10)) -> dict
 
 
 def xsr_from_similarity(
-    similarity: np.ndarray, method: Method = "nn", ks: tuple[int, ...] = (1, 5, 10), csls_k: int = 10
+    similarity: np.ndarray, method: Method = "nn", ks: tuple[int, ...] = (1, 5, 10), k: int | None = None
 ) -> dict[str, float]:
     """P@k in both directions and their mean, from the (N, N) cosine matrix of sources x targets."""
     if similarity.ndim != 2 or similarity.shape[0] != similarity.shape[1]:
         raise ValueError(f"need a square similarity matrix, got shape {similarity.shape}")
-    scores = csls_scores(similarity, csls_k) if method == "csls" else similarity
+    scores = method_scores(similarity, method, k)
     forward = precision_at_k(scores, ks)
     backward = precision_at_k(scores.T, ks)
     out: dict[str, float] = {}
-    for k in ks:
-        out[f"p_at_{k}"] = (forward[k] + backward[k]) / 2
-        out[f"src2tgt_p_at_{k}"] = forward[k]
-        out[f"tgt2src_p_at_{k}"] = backward[k]
+    for kk in ks:
+        out[f"p_at_{kk}"] = (forward[kk] + backward[kk]) / 2
+        out[f"src2tgt_p_at_{kk}"] = forward[kk]
+        out[f"tgt2src_p_at_{kk}"] = backward[kk]
     return out
 
 
@@ -59,3 +107,84 @@ def xsr_scores(
     if src.shape != tgt.shape:
         raise ValueError(f"source and target embeddings differ in shape: {src.shape} vs {tgt.shape}")
     return xsr_from_similarity(normalize_rows(src) @ normalize_rows(tgt).T, method, ks)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Pooled protocol: queries against a large pool, never materialising the full score matrix.
+
+
+def _rows(x: np.ndarray | sparse.spmatrix) -> np.ndarray | sparse.csr_matrix:
+    """L2-normalised rows, float32, dense or CSR."""
+    if sparse.issparse(x):
+        x = sparse.csr_matrix(x, dtype=np.float32)
+        norms = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
+        return sparse.csr_matrix(sparse.diags(1.0 / np.maximum(norms, 1e-12)) @ x)
+    return np.ascontiguousarray(normalize_rows(x))
+
+
+def _cos_block(a: np.ndarray | sparse.csr_matrix, b: np.ndarray | sparse.csr_matrix) -> np.ndarray:
+    out = a @ b.T
+    return np.asarray(out.todense() if sparse.issparse(out) else out, dtype=np.float32)
+
+
+def knn_mean_cosine(
+    queries: np.ndarray | sparse.spmatrix, base: np.ndarray | sparse.spmatrix, k: int, block: int = 4096
+) -> np.ndarray:
+    """Mean cosine of each query row to its ``k`` nearest rows of ``base`` (FAISS flat inner product for
+    dense vectors; blocked sparse products for lexical vectors, which FAISS cannot index)."""
+    q, b = _rows(queries), _rows(base)
+    k_eff = min(k, b.shape[0])
+    if not sparse.issparse(q):
+        import faiss
+
+        index = faiss.IndexFlatIP(b.shape[1])
+        index.add(b)
+        sims, _ = index.search(q, k_eff)
+        return sims.mean(axis=1).astype(np.float32)
+    best = np.full((q.shape[0], k_eff), -np.inf, dtype=np.float32)
+    for start in range(0, b.shape[0], block):
+        merged = np.concatenate([best, _cos_block(q, b[start : start + block])], axis=1)
+        best = -np.partition(-merged, k_eff - 1, axis=1)[:, :k_eff]
+    return best.mean(axis=1)
+
+
+def gold_ranks(
+    queries: np.ndarray | sparse.spmatrix,
+    pool: np.ndarray | sparse.spmatrix,
+    gold: np.ndarray,
+    method: Method = "nn",
+    k: int | None = None,
+    block: int = 8192,
+) -> np.ndarray:
+    """0-based rank of ``pool[gold[i]]`` among all pool rows for query ``i`` under ``method``.
+
+    Ties count against the query, as in :func:`precision_at_k`. CSLS/margin neighbourhoods: each query's k
+    nearest pool rows, and each pool row's k nearest queries (the LASER/xsim convention).
+    """
+    check_method(method)
+    q, p = _rows(queries), _rows(pool)
+    gold = np.asarray(gold, dtype=np.int64)
+    if gold.shape != (q.shape[0],) or gold.min(initial=0) < 0 or gold.max(initial=0) >= p.shape[0]:
+        raise ValueError("gold must hold one valid pool index per query")
+    k = DEFAULT_K[method] if k is None else k
+    r_q = knn_mean_cosine(q, p, k) if method != "nn" else np.zeros(q.shape[0], np.float32)
+    r_p = knn_mean_cosine(p, q, k) if method != "nn" else np.zeros(p.shape[0], np.float32)
+    gold_cos = np.asarray(
+        q.multiply(p[gold]).sum(axis=1) if sparse.issparse(q) else np.sum(q * p[gold], axis=1), np.float32
+    ).ravel()
+    gold_score = _score(gold_cos, r_q, r_p[gold], method)[:, None]
+    # The gold's own entry in a block comes from a matrix product, whose rounding differs from the
+    # row-wise product above: scores within ``tol`` of the gold score count as ties (against the query).
+    tol = 1e-5 * np.maximum(np.abs(gold_score), 1.0)
+    greater = np.zeros(q.shape[0], dtype=np.int64)
+    equal = np.zeros(q.shape[0], dtype=np.int64)
+    for start in range(0, p.shape[0], block):
+        stop = min(start + block, p.shape[0])
+        scores = adjust_scores(_cos_block(q, p[start:stop]), r_q, r_p[start:stop], method)
+        greater += (scores > gold_score + tol).sum(axis=1)
+        equal += (np.abs(scores - gold_score) <= tol).sum(axis=1)
+    return greater + np.maximum(equal - 1, 0)
+
+
+def precision_from_ranks(ranks: np.ndarray, ks: tuple[int, ...] = (1, 5, 10)) -> dict[str, float]:
+    return {f"p_at_{k}": float(np.mean(ranks < k)) for k in ks}

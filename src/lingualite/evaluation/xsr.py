@@ -1,16 +1,35 @@
-"""Run XSR for an encoder on a ``src<TAB>tgt`` file (sides de-duplicated, optional seeded subsample)."""
+"""Run XSR for an encoder on a ``src<TAB>tgt`` file: square (all pairs, both directions) or pooled.
+
+Square protocol: every source is a query against all targets of the file and vice versa; P@k of both
+directions and their mean (paper 000's Table 2 style, on our held-out test pools).
+
+Pooled protocol (paper 000's Table 4: "2,000 source queries searching among 200k sentences in the target
+language"): ``queries`` seeded source sentences search a pool of ``pool`` target sentences made of their own
+translations, the other targets of the file and, if given, extra ``distractors`` (e.g. the target side of a
+training file). One direction (source to target), like the paper. Distractors equal to a gold target are
+dropped (they would tie with it).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-from scipy import sparse
 
 from lingualite.data.readers import read_tsv
-from lingualite.evaluation.encoders import Encoder, TfidfEncoder
-from lingualite.evaluation.retrieval import Method, normalize_rows, xsr_from_similarity
+from lingualite.errors import BadInputError
+from lingualite.evaluation.base import cosine_matrix, embed
+from lingualite.evaluation.encoders import Encoder
+from lingualite.evaluation.retrieval import (
+    DEFAULT_K,
+    Method,
+    check_method,
+    gold_ranks,
+    precision_from_ranks,
+    xsr_from_similarity,
+)
 
 
 def unique_sides(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -37,10 +56,22 @@ def load_xsr_pairs(
     return [s for s, _ in pairs], [t for _, t in pairs]
 
 
-def _similarity(a: np.ndarray | sparse.spmatrix, b: np.ndarray | sparse.spmatrix) -> np.ndarray:
-    if sparse.issparse(a):
-        return np.asarray((a @ b.T).todense(), dtype=np.float32)  # TF-IDF rows are already L2-normalised
-    return normalize_rows(a) @ normalize_rows(b).T
+def load_distractors(path: str | Path) -> list[str]:
+    """Sentences, one a line; a line with TABs (a ``src<TAB>tgt[<TAB>doc]`` pair file) gives its 2nd field."""
+    path = Path(path)
+    out: list[str] = []
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as exc:
+                raise BadInputError(path, lineno, f"not UTF-8 ({exc.reason} at byte {exc.start})") from exc
+            text = line.split("\t")[1 if "\t" in line else 0].strip()
+            if text:
+                out.append(text)
+    if not out:
+        raise BadInputError(path, None, "no distractor sentences")
+    return list(dict.fromkeys(out))
 
 
 def evaluate_xsr(
@@ -48,11 +79,74 @@ def evaluate_xsr(
     src: list[str],
     tgt: list[str],
     method: Method = "nn",
-) -> dict[str, float]:
-    """P@1/5/10 in both directions (and their means) of ``encoder`` on aligned ``src``/``tgt``."""
+    *,
+    queries: int | None = None,
+    pool: int | None = None,
+    distractors: Sequence[str] = (),
+    seed: int = 0,
+    k: int | None = None,
+) -> dict[str, Any]:
+    """XSR P@1/5/10 of ``encoder`` on aligned ``src``/``tgt``.
+
+    :param method: ``nn`` (cosine), ``csls`` (k=10) or ``margin`` (ratio margin, k=4); ``k`` overrides.
+    :param queries: number of seeded source queries; with ``pool`` or ``distractors`` it selects the
+        pooled protocol (one direction), otherwise the square one (both directions, all pairs).
+    :param pool: target pool size (gold translations + other targets + distractors); default: all of them.
+    :param distractors: extra target-language sentences for the pool.
+    """
+    check_method(method)
     if len(src) != len(tgt) or not src:
         raise ValueError("XSR needs the same, non-zero number of sources and targets")
-    if isinstance(encoder, TfidfEncoder):
-        encoder.fit(src + tgt)
-    scores = xsr_from_similarity(_similarity(encoder.encode(src), encoder.encode(tgt)), method)
-    return {**scores, "num_pairs": len(src)}
+    if queries is None and pool is None and not distractors:
+        src_emb, tgt_emb = embed(encoder, src, tgt)
+        scores = xsr_from_similarity(cosine_matrix(src_emb, tgt_emb), method, k=k)
+        return {**scores, "num_pairs": len(src), "method": method}
+    return _pooled(encoder, src, tgt, method, queries, pool, distractors, seed, k)
+
+
+def _pooled(
+    encoder: Encoder,
+    src: list[str],
+    tgt: list[str],
+    method: Method,
+    queries: int | None,
+    pool: int | None,
+    distractors: Sequence[str],
+    seed: int,
+    k: int | None,
+) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    n_q = len(src) if queries is None else queries
+    if not 0 < n_q <= len(src):
+        raise ValueError(f"queries must be between 1 and the {len(src)} pairs of the file, got {n_q}")
+    q_idx = np.sort(rng.choice(len(src), n_q, replace=False))
+    gold_texts = [tgt[i] for i in q_idx]
+    gold_set = set(gold_texts)
+    others = [t for t in tgt if t not in gold_set]  # targets are unique (``unique_sides``)
+    seen = gold_set | set(others)
+    candidates = others + [t for t in dict.fromkeys(distractors) if t not in seen]
+    size = n_q + len(candidates) if pool is None else pool
+    if size < n_q:
+        raise ValueError(f"pool ({size}) must be at least the number of queries ({n_q})")
+    if size - n_q > len(candidates):
+        raise ValueError(
+            f"pool of {size} needs {size - n_q} distractors but only {len(candidates)} exist "
+            "(other targets of the file + --distractors); lower --pool or add distractors"
+        )
+    chosen = rng.choice(len(candidates), size - n_q, replace=False) if size > n_q else np.array([], int)
+    pool_texts = gold_texts + [candidates[i] for i in np.sort(chosen)]
+    q_emb, p_emb = embed(encoder, [src[i] for i in q_idx], pool_texts)
+    ranks = gold_ranks(q_emb, p_emb, np.arange(n_q), method, k)
+    precision = precision_from_ranks(ranks)
+    out: dict[str, Any] = {**precision, **{f"src2tgt_{key}": value for key, value in precision.items()}}
+    out.update(
+        {
+            "num_queries": n_q,
+            "pool_size": len(pool_texts),
+            "num_distractors": len(pool_texts) - n_q,
+            "method": method,
+            "k": DEFAULT_K[method] if k is None else k,
+            "seed": seed,
+        }
+    )
+    return out
