@@ -111,3 +111,214 @@ def eval_xsr(
         f"XSR of {model}",
         as_json,
     )
+
+
+SkipBadOpt = Annotated[bool, typer.Option(help="Skip (and count) malformed lines instead of stopping.")]
+SeedsOpt = Annotated[
+    int, typer.Option(help="Classifier runs averaged (seeds 0..N-1); mean and std reported.")
+]
+
+
+@eval_app.command("classify")
+def eval_classify(
+    model: ModelOpt,
+    train: Annotated[Path, typer.Option(help="Training file (one language), label<TAB>text lines.")],
+    test: Annotated[
+        list[Path] | None, typer.Option(help="Test file(s) of other languages, same format.")
+    ] = None,
+    more: MoreFiles = None,
+    classifier: Annotated[str, typer.Option(help="logreg, or mlp (LASER's MLDoc classifier).")] = "logreg",
+    seeds: SeedsOpt = 5,
+    max_words: Annotated[int | None, typer.Option(help="Cut documents to their first N words.")] = None,
+    skip_bad: SkipBadOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Zero-shot cross-lingual document classification (MLDoc protocol, paper 000 Sec. 4.4).
+
+    Fits the classifier on the training language's document vectors and reports accuracy (mean ± std over
+    seeds) and macro-F1 on every test file, e.g. `--train train.en.tsv --test test.fr.tsv test.de.tsv`.
+    """
+    from lingualite.evaluation.suite import classification_from_files
+
+    tests = _files(test, more, "--test")
+    try:
+        result = classification_from_files(_load(model), train, tests, classifier, seeds, max_words, skip_bad)
+    except USER_ERRORS as exc:
+        fail(exc)
+    emit({"model": model, **result}, f"Classification ({classifier}) of {model}", as_json)
+
+
+@eval_app.command("pairs")
+def eval_pairs(
+    model: ModelOpt,
+    train: Annotated[Path, typer.Option(help="Training pairs (one language), s1<TAB>s2<TAB>label lines.")],
+    test: Annotated[
+        list[Path] | None, typer.Option(help="Test file(s) of other languages, same format.")
+    ] = None,
+    more: MoreFiles = None,
+    seeds: SeedsOpt = 5,
+    max_train: Annotated[int | None, typer.Option(help="Use only the first N training pairs.")] = None,
+    skip_bad: SkipBadOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Pair classification (XNLI-style, paper 001): features [u, v, u*v, |u-v|] and an MLP (512, 384).
+
+    Trained on one language, tested zero-shot on the others; accuracy mean ± std over seeds.
+    """
+    from lingualite.evaluation.suite import pairs_from_files
+
+    tests = _files(test, more, "--test")
+    try:
+        result = pairs_from_files(_load(model), train, tests, seeds, max_train, skip_bad)
+    except USER_ERRORS as exc:
+        fail(exc)
+    emit({"model": model, **result}, f"Pair classification of {model}", as_json)
+
+
+@eval_app.command("sts")
+def eval_sts(
+    model: ModelOpt,
+    pairs: Annotated[
+        list[Path] | None, typer.Option(help="s1<TAB>s2<TAB>score file(s), any score scale.")
+    ] = None,
+    more: MoreFiles = None,
+    skip_bad: SkipBadOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Semantic similarity: Spearman and Pearson correlation of cosine(u, v) with the gold scores."""
+    from lingualite.evaluation.suite import sts_from_files
+
+    files = _files(pairs, more, "--pairs")
+    try:
+        result = sts_from_files(_load(model), files, skip_bad)
+    except USER_ERRORS as exc:
+        fail(exc)
+    emit({"model": model, **result}, f"STS of {model}", as_json)
+
+
+@eval_app.command("ir")
+def eval_ir(
+    model: ModelOpt,
+    data: Annotated[Path, typer.Option(help="Folder with corpus.tsv, queries.tsv and qrels.tsv.")],
+    queries: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="Other folder(s) with queries.tsv + qrels.tsv against DATA's corpus (cross-lingual)."
+        ),
+    ] = None,
+    more: MoreFiles = None,
+    max_queries: Annotated[
+        int | None, typer.Option(help="Seeded subsample of each folder's queries.")
+    ] = None,
+    max_words: Annotated[int | None, typer.Option(help="Cut documents to their first N words.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the query subsample.")] = 0,
+    skip_bad: SkipBadOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ranking: MRR@10, NDCG@10, MAP@100 (and recall/precision) of cosine search over DATA's corpus.
+
+    Cross-lingual IR: `--data ir/en --queries ir/fr` searches the English corpus with French queries.
+    """
+    from lingualite.evaluation.suite import ir_from_files
+
+    folders = [*(queries or []), *(more or [])]
+    try:
+        result = ir_from_files(_load(model), data, folders, max_queries, max_words, seed, skip_bad)
+    except USER_ERRORS as exc:
+        fail(exc)
+    emit({"model": model, **result}, f"IR of {model}", as_json)
+
+
+@eval_app.command("efficiency")
+def eval_efficiency(
+    model: ModelOpt,
+    texts: Annotated[
+        Path | None, typer.Option(help="Sentences to encode, one a line (default: 1,000 test sentences).")
+    ] = None,
+    prepared: Annotated[Path, typer.Option(help="Where the default sentences come from.")] = Path(
+        "data/prepared"
+    ),
+    batch_size: Annotated[int, typer.Option(help="Batch size of the throughput run.")] = 64,
+    single_runs: Annotated[
+        int, typer.Option(help="Batch-1 encodes timed for the latency percentiles.")
+    ] = 200,
+    energy: Annotated[bool, typer.Option(help="Estimate energy with codecarbon (offline).")] = True,
+    as_json: JsonOpt = False,
+) -> None:
+    """Size, parameters, peak memory, throughput, batch-1 latency (p50/p95) and energy per 1,000 sentences.
+
+    Measured in a fresh process so that memory and load time are the model's own. For a training run folder
+    also the training time per 10k steps (from its metrics.jsonl).
+    """
+    from lingualite.evaluation.efficiency import measure_efficiency, training_time_per_10k_steps
+    from lingualite.evaluation.report import ReportSettings, efficiency_texts
+
+    try:
+        if texts is not None:
+            lines = [t for t in texts.read_text(encoding="utf-8").splitlines() if t.strip()]
+            if not lines:
+                raise ValueError(f"{texts}: no sentences")
+        else:
+            lines = efficiency_texts(ReportSettings(prepared_dir=prepared))
+        result = measure_efficiency(
+            model, lines, batch_size=batch_size, single_runs=single_runs, energy=energy
+        )
+        if Path(model).is_dir():
+            result["training"] = training_time_per_10k_steps(model)
+    except USER_ERRORS as exc:
+        fail(exc)
+    emit({"model": model, **result}, f"Efficiency of {model}", as_json)
+
+
+@eval_app.command("all")
+def eval_all(
+    model: Annotated[
+        list[str] | None, typer.Option(help="Model folder(s) or baseline name(s); repeat for several.")
+    ] = None,
+    baselines: Annotated[bool, typer.Option(help="Also evaluate tfidf, minilm, use-m and e5-small.")] = False,
+    out: Annotated[Path, typer.Option(help="Report folder: results.json, results.md, *.png.")] = Path(
+        "runs/report"
+    ),
+    eval_dir: Annotated[Path, typer.Option(help="Evaluation sets from `lingualite data eval-sets`.")] = Path(
+        "data/eval"
+    ),
+    prepared: Annotated[Path, typer.Option(help="Prepared pairs; each en-xx/test.tsv is an XSR set.")] = Path(
+        "data/prepared"
+    ),
+    tasks: Annotated[
+        str, typer.Option(help="Comma-separated subset of xsr,classify,pairs,sts,ir,efficiency.")
+    ] = ("xsr,classify,pairs,sts,ir,efficiency"),
+    xsr_max_pairs: Annotated[int | None, typer.Option(help="Seeded pairs per XSR test split.")] = 2000,
+    ir_max_queries: Annotated[int | None, typer.Option(help="Seeded queries per IR language.")] = 1000,
+    max_words: Annotated[int | None, typer.Option(help="Words kept per document.")] = 128,
+    seeds: SeedsOpt = 5,
+    force: Annotated[bool, typer.Option(help="Recompute results already in OUT/parts.")] = False,
+) -> None:
+    """Every task for every model on the real data, with one report (JSON, Markdown table, PNG plots).
+
+    Resumable: finished (model, task) results and embeddings are kept in OUT and reused.
+    Example: `lingualite eval all --model runs/quickstart --baselines --out runs/report`.
+    """
+    from lingualite.evaluation.report import BASELINES, TASKS, ReportSettings, run_report
+
+    models = [*(model or []), *(BASELINES if baselines else ())]
+    if not models:
+        fail(ValueError("give --model and/or --baselines"))
+    chosen = tuple(t.strip() for t in tasks.split(",") if t.strip())
+    unknown = [t for t in chosen if t not in TASKS]
+    if unknown:
+        fail(ValueError(f"unknown task(s) {', '.join(unknown)}; choose from {', '.join(TASKS)}"))
+    settings = ReportSettings(
+        eval_dir=eval_dir,
+        prepared_dir=prepared,
+        tasks=chosen,
+        xsr_max_pairs=xsr_max_pairs,
+        ir_max_queries=ir_max_queries,
+        max_words=max_words,
+        seeds=seeds,
+    )
+    try:
+        run_report(list(dict.fromkeys(models)), out, settings, progress=typer.echo, force=force)
+    except USER_ERRORS as exc:
+        fail(exc)
+    typer.echo((out / "results.md").read_text(encoding="utf-8"))

@@ -15,7 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -31,6 +31,7 @@ __all__ = [
     "read_moses",
     "read_tmx",
     "read_tsv",
+    "read_tsv_fields",
 ]
 
 PathLike = str | Path
@@ -131,6 +132,15 @@ def _reject(path: Path, lineno: int | None, bad: _Malformed, skip_bad: bool, sta
         stats.bad[bad.key] += 1
 
 
+def _text_lines(path: Path, skip_bad: bool, stats: ReadStats | None) -> Iterator[tuple[int, str]]:
+    """Yield ``(line number, text)`` of non-blank lines; an undecodable line is rejected (raised or counted)."""
+    for lineno, text in _lines(path):
+        if isinstance(text, _Malformed):
+            _reject(path, lineno, text, skip_bad, stats)
+        elif text:
+            yield lineno, text
+
+
 def _parse_tsv_line(text: str) -> tuple[str, str, str | None]:
     fields = text.split("\t")
     if len(fields) == 1:
@@ -147,12 +157,8 @@ def read_tsv(
     """Read ``src<TAB>tgt[<TAB>doc_id]`` lines (an empty doc_id means none). Blank lines are ignored."""
     path = Path(path)
     name = str(path)
-    for lineno, text in _lines(path):
+    for lineno, text in _text_lines(path, skip_bad, stats):
         try:
-            if isinstance(text, _Malformed):
-                raise text
-            if not text:
-                continue
             src, tgt, doc_id = _parse_tsv_line(text)
         except _Malformed as bad:
             _reject(path, lineno, bad, skip_bad, stats)
@@ -160,6 +166,28 @@ def read_tsv(
         if stats is not None:
             stats.pairs += 1
         yield ParallelPair(src, tgt, doc_id, name, lineno)
+
+
+def read_tsv_fields(
+    path: PathLike,
+    num_fields: int | Collection[int],
+    skip_bad: bool = False,
+    stats: ReadStats | None = None,
+) -> Iterator[tuple[int, list[str]]]:
+    """Yield ``(line number, fields)`` of each non-blank line of a tab-separated file, decoded like
+    :func:`read_tsv` (strict UTF-8, optional ``.gz``, a line-1 BOM dropped). A line whose number of fields
+    is not in ``num_fields`` is malformed (stats key ``field_count``), as is undecodable text. Blank lines
+    are ignored. ``stats.pairs`` is left to the caller, which may reject the fields on other grounds."""
+    path = Path(path)
+    allowed = {num_fields} if isinstance(num_fields, int) else set(num_fields)
+    expected = " or ".join(str(n) for n in sorted(allowed))
+    for lineno, text in _text_lines(path, skip_bad, stats):
+        fields = text.split("\t")
+        if len(fields) not in allowed:
+            reason = f"{len(fields)} tab-separated fields (expected {expected})"
+            _reject(path, lineno, _Malformed("field_count", reason), skip_bad, stats)
+            continue
+        yield lineno, fields
 
 
 def read_moses(

@@ -69,4 +69,6 @@ def paired_cosine(a: Embeddings, b: Embeddings) -> np.ndarray:
 def mean_std(values: Sequence[float]) -> tuple[float, float]:
     """Mean and population standard deviation (0 for one value), as plain floats."""
     arr = np.asarray(values, dtype=np.float64)
+    if np.ptp(arr) == 0:  # identical runs (e.g. deterministic logreg): exactly 0, not a rounding residue
+        return float(arr[0]), 0.0
     return float(arr.mean()), float(arr.std())

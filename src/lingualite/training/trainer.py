@@ -237,7 +237,9 @@ def train(
             if record and ctx.is_main:
                 metrics.update(record)
                 with log_path.open("a") as fh:
-                    fh.write(json.dumps({"step": done, **record}) + "\n")
+                    # elapsed_s: wall time since this process started training (a resume starts again at 0)
+                    elapsed_s = round(time.perf_counter() - t0, 3)
+                    fh.write(json.dumps({"step": done, **record, "elapsed_s": elapsed_s}) + "\n")
                 shown = {k: v for k, v in metrics.items() if k in ("loss", "valid_xsr_p_at_1")}
                 info = " ".join(f"{k}={v:.3f}" for k, v in shown.items())
                 bar.update(task, info=info)

@@ -1,0 +1,401 @@
+"""Efficiency of an encoder on CPU: size, memory, speed, latency, energy; and training time from a run folder.
+
+:func:`measure_efficiency` runs the measurement in a fresh Python process (``python -m
+lingualite.evaluation.efficiency``, JSON arguments on stdin, one JSON line on stdout), so that peak memory is
+that of loading and using this one model, not of whatever the caller had loaded before. In that process:
+
+1. load the encoder (TF-IDF: construct and fit on the texts) -> ``load_seconds``, ``load_rss_mb``;
+2. warm up (``warmup`` sentences, batched), then encode all texts in batches of ``batch_size`` ->
+   ``sentences_per_second``;
+3. encode ``single_runs`` sentences one at a time -> ``latency_ms_p50`` / ``latency_ms_p95``;
+4. read the peak RSS (``ru_maxrss``) -> ``peak_rss_mb``. It is read *before* step 5 because starting the
+   codecarbon tracker imports pandas (about +50 MB), which is not the model's memory;
+5. if ``energy``: a second batched pass over all texts inside a codecarbon ``OfflineEmissionsTracker``
+   (``tracking_mode="process"``: this process's CPU time, not the machine's) -> ``energy_wh_per_1000``.
+
+Energy is *measured* only where codecarbon reads power counters (Intel RAPL on Linux); elsewhere it
+multiplies this process's CPU-time share by a TDP looked up from the CPU model name, and adds its RAM power
+model: ``energy_method`` says which. Read the two parts separately (``energy_cpu_wh_per_1000``,
+``energy_ram_wh_per_1000``): codecarbon 3.x's RAM model gives a process under 2 GB its 10 W floor (two
+DIMMs at 5 W), so the RAM part is 10 W x the encoding time whatever the model's memory, and in the TDP mode
+the CPU part is TDP x this process's CPU time / cores. Both are thus proportional to time; they compare
+models on one machine, not machines. The tracker is built with no output methods (writes no file, calls no
+API), ``allow_multiple_runs=True`` (no lock file in /tmp, no signal handlers), a fixed country and no
+Electricity Maps token; the worker also refuses any outgoing internet connection and runs in a temporary
+directory, so nothing lands in the caller's working directory.
+
+Timings on a machine shared with other jobs are noisy: ``load_average_1m`` is reported with each result.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["measure_efficiency", "training_time_per_10k_steps"]
+
+ESTIMATED = "estimate (no power counters; codecarbon TDP model)"
+MEASURED = "measured (RAPL power counters via codecarbon; RAM power estimated)"
+# codecarbon CPU modes that read a power counter; the others (cpu_load, constant) are TDP estimates.
+_COUNTER_MODES = {"intel_rapl", "windows_emi", "intel_power_gadget"}
+
+
+def measure_efficiency(
+    model: str,
+    texts: Sequence[str],
+    batch_size: int = 64,
+    single_runs: int = 200,
+    warmup: int | None = None,
+    energy: bool = True,
+    threads: int | None = None,
+    country_iso_code: str = "DEU",
+    timeout: float | None = 3600,
+) -> dict[str, Any]:
+    """Measure ``model`` (a baseline name or a sentence-transformers folder) on ``texts`` in a fresh process.
+
+    :param warmup: sentences encoded (batched) before timing; default ``batch_size``.
+    :param single_runs: batch-1 calls timed for the latency percentiles (``texts`` cycled if shorter).
+    :param threads: CPU threads for the encoder; default all cores available to the process.
+    :param country_iso_code: only sets codecarbon's carbon intensity (the energy does not depend on it).
+    :returns: ``num_parameters``, ``size_on_disk_mb``, ``dimension``, ``load_seconds``,
+        ``baseline_rss_mb`` (the fresh interpreter with lingualite imported, before loading), ``load_rss_mb``
+        (RSS right after loading), ``peak_rss_mb``, ``sentences_per_second``, ``latency_ms_p50``,
+        ``latency_ms_p95``, ``latency_ms_mean``, ``threads``, ``energy_wh_per_1000``,
+        ``energy_cpu_wh_per_1000``, ``energy_ram_wh_per_1000``, ``energy_method``, ``energy_cpu_tdp_w``,
+        ``energy_cpu_model``, plus the settings (``model``, ``name``, ``num_texts``, ``batch_size``,
+        ``single_runs``, ``warmup``) and ``cpu_model``, ``load_average_1m``. Energy keys are None when
+        ``energy`` is False (``energy_method`` is then ``"off"``); sizes are None where unknown.
+    :raises RuntimeError: the worker failed (its stderr tail is in the message).
+    """
+    texts = [str(t) for t in texts]
+    if not texts:
+        raise ValueError("measure_efficiency needs at least one text")
+    if batch_size < 1 or single_runs < 1:
+        raise ValueError("batch_size and single_runs must be positive")
+    from lingualite.evaluation.baselines import BASELINES
+
+    if model not in BASELINES:
+        path = Path(model)
+        if not path.exists():
+            raise FileNotFoundError(
+                f"{model!r} is neither a baseline ({', '.join(BASELINES)}) nor an existing model folder"
+            )
+        model = str(path.resolve())  # the worker runs in a temporary directory
+    args = {
+        "model": model,
+        "texts": texts,
+        "batch_size": batch_size,
+        "single_runs": single_runs,
+        "warmup": batch_size if warmup is None else warmup,
+        "energy": energy,
+        "threads": threads,
+        "country_iso_code": country_iso_code,
+    }
+    import lingualite
+
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+    src = str(Path(lingualite.__file__).resolve().parents[1])  # the same lingualite, installed or not
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
+    with tempfile.TemporaryDirectory(prefix="lingualite-efficiency-") as cwd:
+        proc = subprocess.run(
+            [sys.executable, "-m", "lingualite.evaluation.efficiency"],
+            input=json.dumps(args),
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=env,
+            timeout=timeout,
+        )
+    lines = [line for line in proc.stdout.splitlines() if line.strip()]
+    if proc.returncode != 0 or not lines:
+        tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
+        raise RuntimeError(f"efficiency worker for {model!r} failed (exit {proc.returncode}):\n{tail}")
+    return json.loads(lines[-1])
+
+
+# --------------------------------------------------------------------------------------------- worker
+
+
+def _rss_mb() -> float:
+    """Current resident set size of this process, MiB."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        import psutil
+
+        return psutil.Process().memory_info().rss / 2**20
+
+
+def _peak_rss_mb() -> float:
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10  # bytes on macOS, KiB on Linux
+
+
+def _cpu_model() -> str | None:
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor() or None
+
+
+def _forbid_internet() -> None:
+    """Make outgoing AF_INET/AF_INET6 connections of this process fail (unix sockets still work)."""
+    import socket
+
+    original = socket.socket.connect
+
+    def connect(self: socket.socket, address: Any) -> Any:
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            raise OSError(f"lingualite efficiency worker: network access refused ({address!r})")
+        return original(self, address)
+
+    socket.socket.connect = connect  # type: ignore[method-assign]
+    socket.socket.connect_ex = connect  # type: ignore[method-assign]
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    """Linear-interpolation percentile (numpy's default) of an ascending list."""
+    pos = (len(sorted_values) - 1) * q
+    lo, hi = math.floor(pos), math.ceil(pos)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def _encode_batched(encoder: Any, texts: list[str], batch_size: int) -> None:
+    for i in range(0, len(texts), batch_size):
+        encoder.encode(texts[i : i + batch_size])
+
+
+def _energy(encoder: Any, texts: list[str], batch_size: int, country: str) -> dict[str, Any]:
+    import logging
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from codecarbon import OfflineEmissionsTracker
+
+    logging.getLogger("codecarbon").setLevel(logging.ERROR)
+    tracker = OfflineEmissionsTracker(
+        country_iso_code=country,
+        log_level="error",
+        output_methods=[],  # = save_to_file/api/logger/prometheus/logfire all False, without the deprecation
+        emissions_endpoint=None,
+        electricitymaps_api_token=None,
+        allow_multiple_runs=True,
+        tracking_mode="process",
+        output_dir=tempfile.gettempdir(),
+    )
+    tracker.start()
+    _encode_batched(encoder, texts, batch_size)
+    tracker.stop()
+    data = getattr(tracker, "final_emissions_data", None)
+    if data is None:  # codecarbon swallows its own errors; say so rather than report zeros
+        return {"energy_method": "failed (codecarbon reported nothing)"}
+    cpu = next((h for h in getattr(tracker, "_hardware", []) if type(h).__name__ == "CPU"), None)
+    mode = getattr(cpu, "_mode", None)
+    per_1000 = 1000.0 * 1000.0 / len(texts)  # kWh -> Wh, per text -> per 1000 texts
+    return {
+        "energy_wh_per_1000": data.energy_consumed * per_1000,
+        "energy_cpu_wh_per_1000": data.cpu_energy * per_1000,
+        "energy_ram_wh_per_1000": data.ram_energy * per_1000,
+        "energy_method": MEASURED if mode in _COUNTER_MODES else ESTIMATED,
+        "energy_cpu_tdp_w": None if mode in _COUNTER_MODES else getattr(cpu, "_tdp", None),
+        "energy_cpu_model": data.cpu_model,
+        "energy_pass_seconds": data.duration,
+    }
+
+
+def _worker(args: dict[str, Any]) -> dict[str, Any]:
+    from lingualite.evaluation.encoders import load_encoder  # numpy only: scipy/torch come with the model
+
+    texts: list[str] = args["texts"]
+    batch_size, single_runs = int(args["batch_size"]), int(args["single_runs"])
+    load_average = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    baseline_rss = _rss_mb()
+
+    start = time.perf_counter()
+    encoder = load_encoder(args["model"], threads=args["threads"])
+    fit = getattr(encoder, "fit", None)
+    if callable(fit):  # TF-IDF: fitted on the texts it encodes, as the evaluation tasks do
+        fit(texts)
+    load_seconds = time.perf_counter() - start
+    load_rss = _rss_mb()
+
+    _encode_batched(encoder, texts[: int(args["warmup"])], batch_size)
+    start = time.perf_counter()
+    _encode_batched(encoder, texts, batch_size)
+    batched_seconds = time.perf_counter() - start
+
+    singles = [texts[i % len(texts)] for i in range(single_runs)]
+    for text in singles[: min(5, single_runs)]:  # warm the batch-1 path (other shapes than the batches)
+        encoder.encode([text])
+    latencies = []
+    for text in singles:
+        start = time.perf_counter()
+        encoder.encode([text])
+        latencies.append((time.perf_counter() - start) * 1000.0)
+    latencies.sort()
+    peak_rss = _peak_rss_mb()
+
+    size = getattr(encoder, "size_on_disk_bytes", lambda: None)()
+    result: dict[str, Any] = {
+        "model": args["model"],
+        "name": encoder.name,
+        "num_parameters": getattr(encoder, "num_parameters", lambda: None)(),
+        "size_on_disk_mb": None if size is None else size / 2**20,
+        "dimension": int(encoder.dimension),
+        "num_texts": len(texts),
+        "batch_size": batch_size,
+        "warmup": int(args["warmup"]),
+        "single_runs": single_runs,
+        "threads": getattr(encoder, "threads", 1),  # TF-IDF is single-threaded
+        "load_seconds": load_seconds,
+        "baseline_rss_mb": baseline_rss,
+        "load_rss_mb": load_rss,
+        "peak_rss_mb": peak_rss,
+        "sentences_per_second": len(texts) / batched_seconds,
+        "latency_ms_p50": _percentile(latencies, 0.50),
+        "latency_ms_p95": _percentile(latencies, 0.95),
+        "latency_ms_mean": statistics.fmean(latencies),
+        "energy_wh_per_1000": None,
+        "energy_cpu_wh_per_1000": None,
+        "energy_ram_wh_per_1000": None,
+        "energy_method": "off",
+        "energy_cpu_tdp_w": None,
+        "energy_cpu_model": None,
+        "energy_pass_seconds": None,
+        "cpu_model": _cpu_model(),
+        "load_average_1m": load_average,
+    }
+    if args["energy"]:
+        result.update(_energy(encoder, texts, batch_size, args["country_iso_code"]))
+    return result
+
+
+def _main() -> None:
+    """Worker entry point: JSON arguments on stdin, one JSON line on stdout (libraries' prints -> stderr)."""
+    _forbid_internet()
+    args = json.loads(sys.stdin.read())
+    stdout = os.dup(1)
+    os.dup2(2, 1)  # anything a library prints goes to stderr; stdout carries only the result
+    try:
+        result = _worker(args)
+    finally:
+        sys.stdout.flush()
+        os.dup2(stdout, 1)
+    sys.stdout.write(json.dumps(result) + "\n")
+    sys.stdout.flush()
+
+
+# ------------------------------------------------------------------------------------- training time
+
+_TIME_KEYS = ("elapsed_s", "elapsed", "time")
+
+
+def _timed_points(records: list[dict[str, Any]]) -> tuple[str, list[tuple[int, float, bool]]] | None:
+    for key in _TIME_KEYS:
+        points = [
+            (int(r["step"]), float(r[key]), any(k.startswith("valid_") for k in r))
+            for r in records
+            if isinstance(r.get(key), int | float) and "step" in r
+        ]
+        if len(points) >= 2:
+            return key, points
+    return None
+
+
+def _checkpoint_points(run_dir: Path) -> list[tuple[int, float, bool]]:
+    points = []
+    for state in sorted((run_dir / "checkpoints").glob("step-*/trainer_state.json")):
+        try:
+            step = int(json.loads(state.read_text())["step"])
+        except (OSError, ValueError, KeyError):
+            continue
+        points.append((step, state.stat().st_mtime, False))
+    return sorted(points)
+
+
+def training_time_per_10k_steps(run_dir: str | Path) -> dict[str, Any] | None:
+    """Seconds per 10,000 optimizer steps of a lingualite training run, from a measured window.
+
+    Timing source, in order: a per-record clock in ``metrics.jsonl`` (``elapsed_s``, ``elapsed`` or ``time``;
+    only differences are used, so seconds since the start of the invocation and Unix time both work), else
+    the modification times of the checkpoints' ``trainer_state.json`` (a window of ``save_every`` steps that
+    includes validation and checkpoint writing; with ``keep_checkpoints=2`` there is one such window, and a
+    copied run folder may have lost its times).
+
+    From a metrics clock, each pair of consecutive logged points gives a step time; the first interval
+    (start-up, warm-up) and intervals that end with a validation record are left out, as are intervals that
+    go backwards (a resumed run restarts its clock). ``seconds_per_10k_steps`` is 10,000 x the median step
+    time; ``seconds_per_10k_steps_with_overheads`` is the total time over steps of all valid intervals after
+    the first (validation included).
+
+    :returns: None when the folder has no ``metrics.jsonl`` or no timing source; else ``seconds_per_10k_steps``,
+        ``seconds_per_10k_steps_with_overheads``, ``median_seconds_per_step``, ``source``, ``window_steps``
+        (first and last step of the intervals used), ``num_intervals``, ``last_step``.
+    """
+    run_dir = Path(run_dir)
+    log = run_dir / "metrics.jsonl"
+    if not log.is_file():
+        return None
+    records = []
+    for line in log.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue  # a line cut short by a crash
+    if not records:
+        return None
+    last_step = max(int(r.get("step", 0)) for r in records)
+    timed = _timed_points(records)
+    if timed is not None:
+        source = f"metrics.jsonl:{timed[0]}"
+        points = timed[1]
+    else:
+        points = _checkpoint_points(run_dir)
+        source = "checkpoint mtimes (includes validation and checkpoint writing)"
+        if len(points) < 2:
+            return None
+    intervals = []  # (first step, last step, seconds, ends with validation)
+    for (s0, t0, _), (s1, t1, valid) in zip(points, points[1:], strict=False):
+        if s1 > s0 and t1 > t0:
+            intervals.append((s0, s1, t1 - t0, valid))
+    if timed is not None and len(intervals) > 1:
+        intervals = intervals[1:]  # start-up / warm-up
+    if not intervals:
+        return None
+    clean = [iv for iv in intervals if not iv[3]] or intervals
+    per_step = statistics.median(seconds / (s1 - s0) for s0, s1, seconds, _ in clean)
+    steps = sum(s1 - s0 for s0, s1, _, _ in intervals)
+    seconds = sum(sec for _, _, sec, _ in intervals)
+    return {
+        "seconds_per_10k_steps": per_step * 10_000,
+        "seconds_per_10k_steps_with_overheads": seconds / steps * 10_000,
+        "median_seconds_per_step": per_step,
+        "source": source,
+        "window_steps": [min(iv[0] for iv in intervals), max(iv[1] for iv in intervals)],
+        "num_intervals": len(clean),
+        "last_step": last_step,
+    }
+
+
+if __name__ == "__main__":
+    _main()

@@ -1,0 +1,383 @@
+"""``lingualite eval all``: every task for several encoders on the real data, as JSON, Markdown and plots.
+
+The data are the held-out XSR test splits made by ``lingualite prepare`` (``data/prepared/en-xx/test.tsv``)
+and the evaluation sets extracted by ``lingualite data eval-sets`` (``data/eval``). The run is resumable:
+each (encoder, task) result is saved under ``OUT/parts/`` as soon as it is done and reused by the next run,
+and dense embeddings are cached under ``OUT/cache/`` keyed by the encoder and the exact texts. Caps
+(sentence pairs, queries, words per document) are the same for every encoder and recorded in
+``results.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lingualite.evaluation.encoders import Encoder, load_encoder
+from lingualite.io_utils import atomic_path, write_json
+
+__all__ = ["BASELINES", "TASKS", "ReportSettings", "run_report", "write_markdown", "write_plots"]
+
+BASELINES: tuple[str, ...] = ("tfidf", "minilm", "use-m", "e5-small")
+TASKS: tuple[str, ...] = ("xsr", "classify", "pairs", "sts", "ir", "efficiency")
+CLASSIFY_SETS = ("libreoffice-modules", "bible-genres", "ddtp-sections")
+
+
+@dataclass
+class ReportSettings:
+    """Where the data are and the caps every encoder gets (defaults fit a 2-core CPU)."""
+
+    eval_dir: Path = Path("data/eval")
+    prepared_dir: Path = Path("data/prepared")
+    langs: tuple[str, ...] = ("fr", "de", "es", "it")
+    tasks: tuple[str, ...] = TASKS
+    xsr_max_pairs: int | None = 2000  # seeded subsample of each test split (paper 000 uses 2,000 queries)
+    classifiers: tuple[str, ...] = ("logreg", "mlp")
+    seeds: int = 5
+    max_words: int | None = 128  # documents (classification, IR corpus) cut to their first N words
+    pairs_max_train: int | None = 5000
+    ir_max_queries: int | None = 1000
+    efficiency_sentences: int = 1000
+    efficiency_energy: bool = True
+    seed: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class CachedEncoder:
+    """Wraps a dense encoder; each ``encode`` call's output is cached on disk by a hash of the texts."""
+
+    def __init__(self, encoder: Encoder, key: str, cache_dir: Path) -> None:
+        self.inner = encoder
+        self.name = encoder.name
+        self.key = key
+        self.cache_dir = Path(cache_dir)
+
+    @property
+    def dimension(self) -> int:
+        return int(getattr(self.inner, "dimension", 0))
+
+    def _cached(self, kind: str, texts: list[str], fn: Callable[[list[str]], np.ndarray]) -> np.ndarray:
+        digest = hashlib.blake2b(digest_size=16)
+        digest.update(f"{self.key}\0{kind}\0{len(texts)}\0".encode())
+        for text in texts:
+            digest.update(text.encode("utf-8", "surrogatepass") + b"\0")
+        path = self.cache_dir / f"{digest.hexdigest()}.npy"
+        if path.is_file():
+            return np.load(path, allow_pickle=False)
+        vectors = np.asarray(fn(texts), dtype=np.float32)
+        with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+            np.save(fh, vectors)
+        return vectors
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        return self._cached("encode", list(texts), self.inner.encode)  # type: ignore[arg-type]
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "encode_queries" and hasattr(self.inner, "encode_queries"):
+            return lambda texts: self._cached("query", list(texts), self.inner.encode_queries)
+        raise AttributeError(name)
+
+
+def _model_key(model: str) -> str:
+    """The encoder's identity for the embedding cache: a baseline name, or a folder plus its weights' stamp."""
+    path = Path(model)
+    if not path.is_dir():
+        return model
+    stamps = [
+        f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in sorted(path.glob("*.safetensors"))
+    ]
+    return f"{path.resolve()}|{'|'.join(stamps)}"
+
+
+def display_name(model: str) -> str:
+    path = Path(model)
+    return path.name if path.is_dir() else model
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+
+
+def _task_runs(settings: ReportSettings) -> dict[str, Callable[[Any], dict[str, Any]]]:
+    """Task name -> function(encoder) -> metrics, on the real data, for the tasks whose data exist."""
+    from lingualite.evaluation import suite
+
+    s = settings
+    ev = Path(s.eval_dir)
+    runs: dict[str, Callable[[Any], dict[str, Any]]] = {}
+    xsr_files = [p for lang in s.langs if (p := Path(s.prepared_dir) / f"en-{lang}" / "test.tsv").is_file()]
+    if "xsr" in s.tasks and xsr_files:
+        runs["xsr"] = lambda enc: suite.xsr_from_files(enc, xsr_files, max_pairs=s.xsr_max_pairs, seed=s.seed)
+    for name in CLASSIFY_SETS:
+        folder = ev / "classify" / name
+        tests = [p for lang in ("en", *s.langs) if (p := folder / f"test.{lang}.tsv").is_file()]
+        if "classify" in s.tasks and (folder / "train.en.tsv").is_file() and tests:
+            for clf in s.classifiers:
+                runs[f"classify/{name}/{clf}"] = lambda enc, f=folder, t=tests, c=clf: (
+                    suite.classification_from_files(enc, f / "train.en.tsv", t, c, s.seeds, s.max_words)
+                )
+    folder = ev / "pairs" / "bible-paraphrase"
+    tests = [p for lang in ("en", *s.langs) if (p := folder / f"test.{lang}.tsv").is_file()]
+    if "pairs" in s.tasks and (folder / "train.en.tsv").is_file() and tests:
+        runs["pairs/bible-paraphrase"] = lambda enc: suite.pairs_from_files(
+            enc, folder / "train.en.tsv", tests, s.seeds, s.pairs_max_train
+        )
+    lee = ev / "sts" / "lee" / "en.tsv"
+    if "sts" in s.tasks and lee.is_file():
+        runs["sts/lee"] = lambda enc: suite.sts_from_files(enc, [lee])
+    ir = ev / "ir" / "libreoffice-index"
+    if "ir" in s.tasks and (ir / "en" / "corpus.tsv").is_file():
+        others = [ir / lang for lang in s.langs if (ir / lang / "queries.tsv").is_file()]
+        runs["ir/libreoffice-index"] = lambda enc: suite.ir_from_files(
+            enc, ir / "en", others, s.ir_max_queries, s.max_words, s.seed
+        )
+    return runs
+
+
+def efficiency_texts(settings: ReportSettings) -> list[str]:
+    for lang in settings.langs:
+        path = Path(settings.prepared_dir) / f"en-{lang}" / "test.tsv"
+        if path.is_file():
+            with open(path, encoding="utf-8") as fh:
+                texts = [
+                    line.split("\t", 1)[0]
+                    for _, line in zip(range(settings.efficiency_sentences), fh, strict=False)
+                ]
+            if texts:
+                return texts
+    raise FileNotFoundError(f"no test split under {settings.prepared_dir} for the efficiency texts")
+
+
+def run_report(
+    models: Sequence[str],
+    out: Path,
+    settings: ReportSettings | None = None,
+    progress: Callable[[str], None] = print,
+    force: bool = False,
+) -> dict[str, Any]:
+    """Evaluate every model on every task whose data exist; write ``results.json``, ``results.md``, plots.
+
+    :param models: model folders and/or baseline names (``tfidf``, ``minilm``, ``use-m``, ``e5-small``).
+    :param out: report folder (``parts/`` and ``cache/`` make a re-run resume).
+    :param force: recompute results already in ``out/parts`` (embedding caches are still used).
+    """
+    settings = settings or ReportSettings()
+    out = Path(out)
+    runs = _task_runs(settings)
+    if not runs and "efficiency" not in settings.tasks:
+        raise FileNotFoundError(
+            f"no evaluation data under {settings.eval_dir} or {settings.prepared_dir}: run "
+            "`lingualite data eval-sets` and `lingualite prepare` (or `lingualite quickstart`) first"
+        )
+    results: dict[str, dict[str, Any]] = {}
+    for model in models:
+        name = display_name(model)
+        results[name] = {}
+        encoder: Any = None
+        for task, run in runs.items():
+            part = out / "parts" / _safe(name) / f"{_safe(task)}.json"
+            if part.is_file() and not force:
+                results[name][task] = json.loads(part.read_text(encoding="utf-8"))
+                progress(f"{name} {task}: done before (in {part})")
+                continue
+            if encoder is None:
+                loaded = load_encoder(model)
+                dense = not callable(getattr(loaded, "fit", None))
+                encoder = CachedEncoder(loaded, _model_key(model), out / "cache") if dense else loaded
+            t0 = time.perf_counter()
+            progress(f"{name} {task}: running ...")
+            metrics = run(encoder)
+            metrics["seconds"] = round(time.perf_counter() - t0, 1)
+            write_json(part, metrics)
+            results[name][task] = metrics
+            progress(f"{name} {task}: {_headline(task, metrics)} ({metrics['seconds']} s)")
+        encoder = None
+        if "efficiency" in settings.tasks:
+            part = out / "parts" / _safe(name) / "efficiency.json"
+            if part.is_file() and not force:
+                results[name]["efficiency"] = json.loads(part.read_text(encoding="utf-8"))
+            else:
+                from lingualite.evaluation.efficiency import measure_efficiency, training_time_per_10k_steps
+
+                progress(f"{name} efficiency: measuring in a fresh process ...")
+                eff = measure_efficiency(model, efficiency_texts(settings), energy=settings.efficiency_energy)
+                if Path(model).is_dir():
+                    eff["training"] = training_time_per_10k_steps(model)
+                write_json(part, eff)
+                results[name]["efficiency"] = eff
+            progress(f"{name} efficiency: {_headline('efficiency', results[name]['efficiency'])}")
+    report = {
+        "models": results,
+        "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(settings).items()},
+        "environment": {
+            "machine": platform.machine(),
+            "processor": _cpu_name(),
+            "python": platform.python_version(),
+        },
+        "created": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }
+    write_json(out / "results.json", report)
+    write_markdown(report, out / "results.md")
+    write_plots(report, out)
+    return report
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+PRIMARY = {
+    "xsr": "p_at_1",
+    "classify": "accuracy",
+    "pairs": "accuracy",
+    "sts": "spearman",
+    "ir": "mrr_at_10",
+    "efficiency": "sentences_per_second",
+}
+
+
+def _headline(task: str, metrics: dict[str, Any]) -> str:
+    key = PRIMARY[task.split("/")[0]]
+    value = metrics.get(key)
+    return (
+        f"{key} {value:.3f}"
+        if isinstance(value, float) and key != "sentences_per_second"
+        else f"{key} {value}"
+    )
+
+
+def _cell(value: Any, digits: int = 3) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _summary_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """One row per model: the primary metric of every task (means over languages), then efficiency."""
+    tasks = list(dict.fromkeys(t for r in report["models"].values() for t in r if t != "efficiency"))
+    header = ["model", *[f"{t} ({PRIMARY[t.split('/')[0]]})" for t in tasks]]
+    header += ["sentences/s", "p50 ms (batch 1)", "size MB", "parameters"]
+    rows = []
+    for name, res in report["models"].items():
+        eff = res.get("efficiency", {})
+        row = [name, *[_cell(res.get(t, {}).get(PRIMARY[t.split("/")[0]])) for t in tasks]]
+        row += [
+            _cell(eff.get("sentences_per_second"), 0),
+            _cell(eff.get("latency_ms_p50"), 1),
+            _cell(eff.get("size_on_disk_mb"), 1),
+            f"{eff['num_parameters']:,}" if isinstance(eff.get("num_parameters"), int) else "–",
+        ]
+        rows.append(row)
+    return header, rows
+
+
+def _per_test_rows(report: dict[str, Any], task: str) -> tuple[list[str], list[list[str]]]:
+    key = PRIMARY[task.split("/")[0]]
+    names = list(
+        dict.fromkeys(n for r in report["models"].values() for n in r.get(task, {}).get("per_test", {}))
+    )
+    rows = []
+    for model, res in report["models"].items():
+        per = res.get(task, {}).get("per_test", {})
+        if per:
+            rows.append([model, *[_cell(per.get(n, {}).get(key)) for n in names]])
+    return ["model", *names], rows
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def write_markdown(report: dict[str, Any], path: Path) -> None:
+    """The summary table, then one table per task with a column per test language."""
+    s = report["settings"]
+    lines = [
+        "# lingualite evaluation report",
+        "",
+        f"{report['created']}, {report['environment']['processor']}. Caps for every encoder: XSR "
+        f"{s['xsr_max_pairs']} pairs per language pair, documents cut to {s['max_words']} words, IR "
+        f"{s['ir_max_queries']} queries per language, {s['seeds']} classifier seeds. Means are over languages.",
+        "",
+    ]
+    lines += _md_table(*_summary_rows(report))
+    tasks = list(dict.fromkeys(t for r in report["models"].values() for t in r if t != "efficiency"))
+    for task in tasks:
+        header, rows = _per_test_rows(report, task)
+        if len(header) > 1:
+            lines += ["", f"## {task}: {PRIMARY[task.split('/')[0]]} per test set", ""]
+            lines += _md_table(header, rows)
+    with atomic_path(path) as tmp:
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def write_plots(report: dict[str, Any], out: Path) -> list[Path]:
+    """``quality_vs_speed.png`` (mean XSR P@1 against sentences/s) and ``per_language.png`` (bars)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written: list[Path] = []
+    models = report["models"]
+    points = [
+        (name, r["xsr"]["p_at_1"], r["efficiency"]["sentences_per_second"])
+        for name, r in models.items()
+        if "xsr" in r and r.get("efficiency", {}).get("sentences_per_second")
+    ]
+    if points:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for name, quality, speed in points:
+            ax.scatter(speed, quality, s=40)
+            ax.annotate(name, (speed, quality), textcoords="offset points", xytext=(5, 4), fontsize=8)
+        ax.set_xscale("log")
+        ax.set_xlabel("sentences / second (batched, this CPU)")
+        ax.set_ylabel("XSR P@1 (mean over language pairs)")
+        ax.set_title("Quality vs speed")
+        ax.grid(True, alpha=0.3)
+        fig.tight_layout()
+        written.append(_save(fig, out / "quality_vs_speed.png"))
+        plt.close(fig)
+    tasks = [t for t in dict.fromkeys(t for r in models.values() for t in r) if t != "efficiency"]
+    tasks = [t for t in tasks if any(r.get(t, {}).get("per_test") for r in models.values())]
+    if tasks:
+        fig, axes = plt.subplots(len(tasks), 1, figsize=(7, 2.6 * len(tasks)), squeeze=False)
+        for ax, task in zip(axes[:, 0], tasks, strict=True):
+            header, rows = _per_test_rows(report, task)
+            tests = header[1:]
+            width = 0.8 / max(len(rows), 1)
+            for i, row in enumerate(rows):
+                values = [float(v) if v != "–" else 0.0 for v in row[1:]]
+                ax.bar(np.arange(len(tests)) + i * width, values, width, label=row[0])
+            ax.set_xticks(np.arange(len(tests)) + 0.4 - width / 2, tests)
+            ax.set_title(f"{task} ({PRIMARY[task.split('/')[0]]})", fontsize=9)
+            ax.set_ylim(0, 1)
+        axes[0, 0].legend(fontsize=7, ncol=min(len(models), 5), loc="lower right")
+        fig.tight_layout()
+        written.append(_save(fig, out / "per_language.png"))
+        plt.close(fig)
+    return written
+
+
+def _save(fig: Any, path: Path) -> Path:
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=110)
+    return path

@@ -1,0 +1,195 @@
+"""Every task from its files: the glue shared by ``lingualite eval <task>`` and ``lingualite eval all``.
+
+Each ``*_from_files`` function reads the documented user formats (XSR ``src<TAB>tgt``; classification one
+``label<TAB>text`` file per language; pairs ``s1<TAB>s2<TAB>label``; STS ``s1<TAB>s2<TAB>score``; IR a folder
+of ``corpus.tsv``/``queries.tsv``/``qrels.tsv``), runs the task and returns its metrics: the means over the
+test files at the top level (``p_at_1``, ``accuracy``, ``spearman``, ``mrr_at_10``, ...) and each file's own
+metrics under ``per_test``, keyed by the file's language (``test.fr.tsv`` -> ``fr``) or name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lingualite.data.readers import ReadStats
+from lingualite.evaluation.classification import evaluate_classification
+from lingualite.evaluation.datasets import read_classification, read_ir, read_pair_classification, read_sts
+from lingualite.evaluation.encoders import Encoder
+from lingualite.evaluation.ir import evaluate_ir
+from lingualite.evaluation.pair_classification import evaluate_pair_classification
+from lingualite.evaluation.sts import evaluate_sts
+from lingualite.evaluation.xsr import evaluate_xsr, load_distractors, load_xsr_pairs
+
+__all__ = [
+    "classification_from_files",
+    "ir_from_files",
+    "pairs_from_files",
+    "sts_from_files",
+    "test_name",
+    "xsr_from_files",
+]
+
+_LANG_FILE = re.compile(r"^(?:test|train|valid|dev)?[._-]?([a-z]{2,3}(?:-[a-z]{2,3})?)\.tsv(?:\.gz)?$")
+
+
+def test_name(path: str | Path) -> str:
+    """A short name for a test file: its language (``test.fr.tsv`` -> ``fr``, ``en-de/test.tsv`` -> ``en-de``),
+    else the file name without ``.tsv``."""
+    path = Path(path)
+    match = _LANG_FILE.match(path.name)
+    if match:
+        return match.group(1)
+    if path.name in ("test.tsv", "valid.tsv", "test.tsv.gz") and path.parent.name:
+        return path.parent.name
+    return path.name.removesuffix(".gz").removesuffix(".tsv")
+
+
+def _unique_names(paths: Sequence[str | Path]) -> dict[str, Path]:
+    names: dict[str, Path] = {}
+    for path in paths:
+        name = test_name(path)
+        if name in names:
+            name = str(path)
+        names[name] = Path(path)
+    return names
+
+
+def _means(per_test: dict[str, dict[str, Any]], keys: Sequence[str] | None = None) -> dict[str, float]:
+    """Unweighted mean of each float metric over the test files (each language counts once)."""
+    first = next(iter(per_test.values()))
+    keys = keys or [k for k, v in first.items() if isinstance(v, float)]
+    return {k: float(np.mean([r[k] for r in per_test.values()])) for k in keys}
+
+
+def xsr_from_files(
+    encoder: Encoder,
+    files: Sequence[str | Path],
+    method: str = "nn",
+    max_pairs: int | None = None,
+    seed: int = 0,
+    queries: int | None = None,
+    pool: int | None = None,
+    distractors: str | Path | None = None,
+    k: int | None = None,
+) -> dict[str, Any]:
+    """XSR on each ``src<TAB>tgt`` file (see :func:`~lingualite.evaluation.xsr.evaluate_xsr`)."""
+    extra = load_distractors(distractors) if distractors else ()
+    per_test = {}
+    for name, path in _unique_names(files).items():
+        src, tgt = load_xsr_pairs(path, max_pairs=max_pairs, seed=seed)
+        per_test[name] = evaluate_xsr(
+            encoder,
+            src,
+            tgt,
+            method,  # type: ignore[arg-type]
+            queries=queries,
+            pool=pool,
+            distractors=extra,
+            seed=seed,
+            k=k,
+        )
+    return {**_means(per_test), "method": method, "per_test": per_test}
+
+
+def _truncate(texts: list[str], max_words: int | None) -> list[str]:
+    if max_words is None:
+        return texts
+    return [" ".join(t.split()[:max_words]) for t in texts]
+
+
+def classification_from_files(
+    encoder: Encoder,
+    train: str | Path,
+    tests: Sequence[str | Path],
+    classifier: str = "logreg",
+    seeds: int = 5,
+    max_words: int | None = None,
+    skip_bad: bool = False,
+) -> dict[str, Any]:
+    """Zero-shot cross-lingual document classification: fit on ``train``, score every test file.
+
+    :param max_words: cut every document to its first N words (the same for every encoder) before encoding.
+    """
+    stats = ReadStats()
+    tr = read_classification(train, skip_bad, stats)
+    test_sets = {}
+    for name, path in _unique_names(tests).items():
+        data = read_classification(path, skip_bad, stats)
+        test_sets[name] = (_truncate(data.texts, max_words), data.labels)
+    result = evaluate_classification(
+        encoder,
+        (_truncate(tr.texts, max_words), tr.labels),
+        test_sets,
+        classifier,
+        seeds,  # type: ignore[arg-type]
+    )
+    return {**result, "skipped_lines": sum(stats.bad.values())}
+
+
+def pairs_from_files(
+    encoder: Encoder,
+    train: str | Path,
+    tests: Sequence[str | Path],
+    seeds: int = 5,
+    max_train: int | None = None,
+    skip_bad: bool = False,
+) -> dict[str, Any]:
+    """Pair classification (paper 001's XNLI protocol): fit on ``train``'s pairs, score every test file."""
+    stats = ReadStats()
+    tr = read_pair_classification(train, skip_bad, stats)
+    if max_train is not None and len(tr.labels) > max_train:
+        tr = type(tr)(tr.sentences1[:max_train], tr.sentences2[:max_train], tr.labels[:max_train])
+    test_sets = {
+        name: read_pair_classification(p, skip_bad, stats) for name, p in _unique_names(tests).items()
+    }
+    result = evaluate_pair_classification(encoder, tr, test_sets, seeds)
+    return {**result, "skipped_lines": sum(stats.bad.values())}
+
+
+def sts_from_files(encoder: Encoder, files: Sequence[str | Path], skip_bad: bool = False) -> dict[str, Any]:
+    """Spearman/Pearson of cosine vs gold scores on each ``s1<TAB>s2<TAB>score`` file."""
+    stats = ReadStats()
+    per_test = {}
+    for name, path in _unique_names(files).items():
+        data = read_sts(path, skip_bad, stats)
+        per_test[name] = evaluate_sts(encoder, data.sentences1, data.sentences2, data.scores)
+    return {**_means(per_test), "per_test": per_test, "skipped_lines": sum(stats.bad.values())}
+
+
+def ir_from_files(
+    encoder: Encoder,
+    data: str | Path,
+    queries: Sequence[str | Path] = (),
+    max_queries: int | None = None,
+    max_words: int | None = None,
+    seed: int = 0,
+    skip_bad: bool = False,
+) -> dict[str, Any]:
+    """Ranking metrics of ``data``'s queries against its corpus, and of each extra query folder's queries
+    (``queries.tsv`` + ``qrels.tsv``, e.g. another language: cross-lingual IR) against the same corpus.
+
+    :param max_queries: seeded subsample of each folder's judged queries.
+    :param max_words: cut every corpus document to its first N words before encoding.
+    """
+    stats = ReadStats()
+    base = read_ir(data, skip_bad, stats)
+    corpus = dict(zip(base.corpus, _truncate(list(base.corpus.values()), max_words), strict=True))
+    folders = {test_name(Path(data)): (base.queries, base.qrels)}
+    for folder in queries:
+        other = read_ir(folder, skip_bad, stats, corpus=base.corpus)
+        folders[Path(folder).name] = (other.queries, other.qrels)
+    per_test = {}
+    for name, (qs, qrels) in folders.items():
+        judged = [q for q in qs if q in qrels]
+        if max_queries is not None and len(judged) > max_queries:
+            keep = np.sort(np.random.default_rng(seed).choice(len(judged), max_queries, replace=False))
+            judged = [judged[i] for i in keep]
+        per_test[name] = evaluate_ir(
+            encoder, corpus, {q: qs[q] for q in judged}, {q: qrels[q] for q in judged}
+        )
+    return {**_means(per_test), "per_test": per_test, "skipped_lines": sum(stats.bad.values())}
