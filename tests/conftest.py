@@ -78,3 +78,58 @@ def tiny_tokenizer(synthetic_corpus: Path):
 
     texts = read_pairs([synthetic_corpus / "en-fr" / "train.tsv"]).texts
     return train_tokenizer(texts, vocab_size=120, sample_size=2000)
+
+
+TOPICS = {
+    "animals": ["cat dog bird", "chat chien oiseau"],
+    "cars": ["car wheel road", "voiture roue route"],
+    "food": ["bread cheese wine", "pain fromage vin"],
+}
+
+
+def build_eval_tree(root: Path, n_docs: int = 30, seed: int = 0) -> tuple[Path, Path]:
+    """A tiny ``data/eval`` + ``data/prepared`` pair in the documented formats (en -> fr)."""
+    rng = random.Random(seed)
+    ev, prep = root / "eval", root / "prepared"
+
+    def doc(topic: str, lang: int) -> str:
+        words = TOPICS[topic][lang].split()
+        return " ".join(rng.choice(words) for _ in range(8)) + f" filler{rng.randrange(50)}"
+
+    folder = ev / "classify" / "bible-genres"
+    folder.mkdir(parents=True)
+    for name, lang in (("train.en.tsv", 0), ("test.en.tsv", 0), ("test.fr.tsv", 1)):
+        lines = [f"{t}\t{doc(t, lang)}" for t in TOPICS for _ in range(n_docs // 3)]
+        (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    folder = ev / "pairs" / "bible-paraphrase"
+    folder.mkdir(parents=True)
+    for name, lang in (("train.en.tsv", 0), ("test.fr.tsv", 1)):
+        lines = []
+        for _ in range(n_docs):
+            a, b = rng.sample(list(TOPICS), 2)
+            lines += [f"{doc(a, lang)}\t{doc(a, lang)}\t1", f"{doc(a, lang)}\t{doc(b, lang)}\t0"]
+        (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (ev / "sts" / "lee").mkdir(parents=True)
+    lines = [
+        f"{doc('cars', 0)}\t{doc(t, 0)}\t{1.0 if t == 'cars' else 0.1 * i}" for i, t in enumerate(TOPICS)
+    ]
+    (ev / "sts" / "lee" / "en.tsv").write_text("\n".join(lines * 3) + "\n", encoding="utf-8")
+    ir = ev / "ir" / "libreoffice-index"
+    (ir / "en").mkdir(parents=True)
+    (ir / "fr").mkdir(parents=True)
+    (ir / "en" / "corpus.tsv").write_text("".join(f"d{t}\t{doc(t, 0)}\n" for t in TOPICS), encoding="utf-8")
+    for lang, sub in ((0, "en"), (1, "fr")):
+        (ir / sub / "queries.tsv").write_text(
+            "".join(f"q{t}\t{TOPICS[t][lang]}\n" for t in TOPICS), encoding="utf-8"
+        )
+        (ir / sub / "qrels.tsv").write_text("".join(f"q{t}\td{t}\t1\n" for t in TOPICS), encoding="utf-8")
+    (prep / "en-fr").mkdir(parents=True)
+    pairs = [(doc(t, 0), doc(t, 1)) for t in TOPICS for _ in range(10)]
+    (prep / "en-fr" / "test.tsv").write_text("".join(f"{a}\t{b}\tdoc{i}\n" for i, (a, b) in enumerate(pairs)))
+    return ev, prep
+
+
+@pytest.fixture(scope="session")
+def eval_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(eval_dir, prepared_dir): every evaluation task's files in the documented formats, en and fr."""
+    return build_eval_tree(tmp_path_factory.mktemp("eval_tree"))

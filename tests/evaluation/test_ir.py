@@ -165,3 +165,20 @@ def test_equals_information_retrieval_evaluator(tiny_st_model, valid_pairs) -> N
     assert 0.0 < ours["mrr_at_10"] < 1.0
     for key, theirs_key in names.items():
         assert ours[key] == pytest.approx(theirs[f"cosine_{theirs_key}"], abs=1e-9), key
+
+
+def test_asymmetric_encoders_encode_queries_with_encode_queries() -> None:
+    class Asymmetric:
+        name = "asym"
+        dimension = 2
+
+        def encode(self, texts: list[str]) -> np.ndarray:  # documents: d0 -> x axis, d1 -> y axis
+            return np.array([[1.0, 0.0] if "zero" in t else [0.0, 1.0] for t in texts])
+
+        def encode_queries(self, texts: list[str]) -> np.ndarray:  # queries say which axis they want
+            return np.array([[1.0, 0.0] if "first" in t else [0.0, 1.0] for t in texts])
+
+    corpus = {"d0": "doc zero", "d1": "doc one"}
+    queries = {"q0": "the first", "q1": "the second"}
+    result = evaluate_ir(Asymmetric(), corpus, queries, {"q0": {"d0": 1}, "q1": {"d1": 1}})
+    assert result["mrr_at_10"] == 1.0

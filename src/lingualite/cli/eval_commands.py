@@ -48,12 +48,6 @@ def _load(model: str) -> Any:
     return load_encoder(model)
 
 
-def _mean_over_files(per_file: dict[str, dict[str, Any]]) -> dict[str, float]:
-    first = next(iter(per_file.values()))
-    keys = [k for k, v in first.items() if isinstance(v, float)]
-    return {k: sum(r[k] for r in per_file.values()) / len(per_file) for k in keys}
-
-
 @eval_app.command("xsr")
 def eval_xsr(
     model: ModelOpt,
@@ -84,33 +78,14 @@ def eval_xsr(
     Pooled protocol (`--queries 2000 --pool 200000 --distractors train.tsv`, paper 000 Table 4): N source
     queries against a pool of their translations plus distractors.
     """
-    from lingualite.evaluation.xsr import evaluate_xsr, load_distractors, load_xsr_pairs
+    from lingualite.evaluation.suite import xsr_from_files
 
     files = _files(pairs, more, "--pairs")
     try:
-        encoder = _load(model)
-        extra = load_distractors(distractors) if distractors else ()
-        per_file = {}
-        for path in files:
-            src, tgt = load_xsr_pairs(path, max_pairs=max_pairs, seed=seed)
-            per_file[str(path)] = evaluate_xsr(
-                encoder,
-                src,
-                tgt,
-                method,
-                queries=queries,
-                pool=pool,
-                distractors=extra,
-                seed=seed,
-                k=k,  # type: ignore[arg-type]
-            )
+        result = xsr_from_files(_load(model), files, method, max_pairs, seed, queries, pool, distractors, k)
     except USER_ERRORS as exc:
         fail(exc)
-    emit(
-        {**_mean_over_files(per_file), "method": method, "model": model, "files": per_file},
-        f"XSR of {model}",
-        as_json,
-    )
+    emit({"model": model, **result}, f"XSR ({method}) of {model}", as_json)
 
 
 SkipBadOpt = Annotated[bool, typer.Option(help="Skip (and count) malformed lines instead of stopping.")]
@@ -130,6 +105,7 @@ def eval_classify(
     classifier: Annotated[str, typer.Option(help="logreg, or mlp (LASER's MLDoc classifier).")] = "logreg",
     seeds: SeedsOpt = 5,
     max_words: Annotated[int | None, typer.Option(help="Cut documents to their first N words.")] = None,
+    max_docs: Annotated[int | None, typer.Option(help="Seeded subsample of N documents per file.")] = None,
     skip_bad: SkipBadOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -142,7 +118,9 @@ def eval_classify(
 
     tests = _files(test, more, "--test")
     try:
-        result = classification_from_files(_load(model), train, tests, classifier, seeds, max_words, skip_bad)
+        result = classification_from_files(
+            _load(model), train, tests, classifier, seeds, max_words, skip_bad, max_docs
+        )
     except USER_ERRORS as exc:
         fail(exc)
     emit({"model": model, **result}, f"Classification ({classifier}) of {model}", as_json)
@@ -288,10 +266,12 @@ def eval_all(
     tasks: Annotated[
         str, typer.Option(help="Comma-separated subset of xsr,classify,pairs,sts,ir,efficiency.")
     ] = ("xsr,classify,pairs,sts,ir,efficiency"),
-    xsr_max_pairs: Annotated[int | None, typer.Option(help="Seeded pairs per XSR test split.")] = 2000,
-    ir_max_queries: Annotated[int | None, typer.Option(help="Seeded queries per IR language.")] = 1000,
-    max_words: Annotated[int | None, typer.Option(help="Words kept per document.")] = 128,
+    xsr_max_pairs: Annotated[int | None, typer.Option(help="Seeded pairs per XSR test split.")] = 1000,
+    ir_max_queries: Annotated[int | None, typer.Option(help="Seeded queries per IR language.")] = 400,
+    max_words: Annotated[int | None, typer.Option(help="Words kept per document.")] = 64,
+    max_docs: Annotated[int | None, typer.Option(help="Seeded documents per classification file.")] = 400,
     seeds: SeedsOpt = 5,
+    threads: Annotated[int | None, typer.Option(help="CPU threads per encoder (default: all cores).")] = None,
     force: Annotated[bool, typer.Option(help="Recompute results already in OUT/parts.")] = False,
 ) -> None:
     """Every task for every model on the real data, with one report (JSON, Markdown table, PNG plots).
@@ -315,7 +295,9 @@ def eval_all(
         xsr_max_pairs=xsr_max_pairs,
         ir_max_queries=ir_max_queries,
         max_words=max_words,
+        max_docs=max_docs,
         seeds=seeds,
+        threads=threads,
     )
     try:
         run_report(list(dict.fromkeys(models)), out, settings, progress=typer.echo, force=force)

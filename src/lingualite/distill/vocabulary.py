@@ -1,0 +1,97 @@
+"""The student's own vocabulary for the target languages only (paper 002, Sec. 5.1).
+
+A multilingual model's vocabulary covers ~100 languages, so a student for five languages would carry
+thousands of unused rows in its embedding matrix. Paper 002 trains a WordPiece vocabulary on the target
+languages, with the data of language l sampled with probability p_l proportional to n_l^alpha (alpha = 0.7) so
+the biggest language (here English: it is one side of every pair) does not crowd out the others.
+
+The sampling is done here, per language, so the drawn counts can be reported and checked; the vocabulary
+itself is trained by :func:`lingualite.tokenization.train_tokenizer` on that already-drawn corpus.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from transformers import PreTrainedTokenizerFast
+
+from lingualite.tokenization import smoothed_language_shares, train_tokenizer
+from lingualite.tokenization.sampling import sample_sentences
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class VocabularySample:
+    """The sentences a vocabulary is trained on, drawn per language.
+
+    :param sentences: the drawn sentences per language (with repeats where a language is short).
+    :param shares: the target share p_l of each language.
+    """
+
+    sentences: dict[str, list[str]]
+    shares: dict[str, float]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {lang: len(s) for lang, s in self.sentences.items()}
+
+    def corpus(self) -> list[str]:
+        return [s for lang in sorted(self.sentences) for s in self.sentences[lang]]
+
+
+def sample_for_vocabulary(
+    texts: Mapping[str, Sequence[str]], alpha: float = 0.7, size: int = 300_000, seed: int = 0
+) -> VocabularySample:
+    """Draw ``size`` sentences, ``round(size * p_l)`` of language l, with p_l proportional to n_l^alpha.
+
+    :param texts: distinct sentences per language code.
+    :param alpha: 1 keeps the raw shares, 0 gives every language the same share (paper 002: 0.7).
+    """
+    shares = smoothed_language_shares({lang: len(t) for lang, t in texts.items()}, alpha)
+    drawn: dict[str, list[str]] = {}
+    for i, (lang, share) in enumerate(sorted(shares.items())):
+        # One language at a time: its whole budget comes from its own pool (the helper's share is then 1).
+        drawn[lang] = list(sample_sentences({lang: texts[lang]}, 1.0, round(size * share), seed=seed + i))
+    return VocabularySample(drawn, shares)
+
+
+def build_vocabulary(
+    texts: Mapping[str, Sequence[str]],
+    size: int = 50_000,
+    kind: Literal["wordpiece", "unigram"] = "wordpiece",
+    alpha: float = 0.7,
+    sample_size: int = 300_000,
+    lowercase: bool = True,
+    seed: int = 0,
+) -> tuple[PreTrainedTokenizerFast, VocabularySample]:
+    """Train a ``size``-token vocabulary on a smoothed sample of ``texts``; returns it and the sample.
+
+    :param size: vocabulary size with the special tokens (paper 002: 100k was best of 50k/100k/150k; on a
+        small corpus the trainer may stop earlier: the embedding matrix is sized by ``len(tokenizer)``).
+    :param kind: ``wordpiece`` (paper 002) or ``unigram``.
+    """
+    sample = sample_for_vocabulary(texts, alpha=alpha, size=sample_size, seed=seed)
+    corpus = sample.corpus()
+    # The corpus is already drawn: one pseudo-language with share 1 makes train_tokenizer take all of it.
+    tokenizer = train_tokenizer(
+        {"sample": corpus},
+        vocab_size=size,
+        kind=kind,
+        alpha=1.0,
+        sample_size=len(corpus),
+        lowercase=lowercase,
+        seed=seed,
+    )
+    counts = ", ".join(f"{lang} {n:,} ({sample.shares[lang]:.1%})" for lang, n in sample.counts.items())
+    logger.info(
+        "trained a %s vocabulary of %d tokens on %s sentences (alpha %.2f)",
+        kind,
+        len(tokenizer),
+        counts,
+        alpha,
+    )
+    return tokenizer, sample

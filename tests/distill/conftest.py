@@ -1,0 +1,83 @@
+"""Fixtures of the distillation tests: a tiny random sentence-transformers teacher and tiny configs (offline)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from lingualite.distill.config import DistillConfig, distill_config_from_dict
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """Tiny models run fastest on one thread, and do not collapse when other processes share the cores
+    (two OpenMP threads waiting on a busy core made a 16-wide layer 100x slower)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+@pytest.fixture(scope="session")
+def tiny_teacher(tiny_tokenizer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random 1-layer, 32-dimensional encoder saved as a sentence-transformers folder."""
+    from lingualite.models.config import EncoderConfig
+    from lingualite.models.dual_encoder import DualEncoder
+    from lingualite.models.export import save_sentence_transformer
+
+    torch.manual_seed(0)
+    model = DualEncoder(
+        EncoderConfig(
+            vocab_size=len(tiny_tokenizer),
+            hidden_size=32,
+            num_layers=1,
+            num_heads=2,
+            ffn_size=64,
+            dropout=0.0,
+        )
+    )
+    return save_sentence_transformer(model, tiny_tokenizer, tmp_path_factory.mktemp("teacher") / "teacher")
+
+
+def _merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in overrides.items():
+        out[key] = (
+            _merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+        )
+    return out
+
+
+@pytest.fixture
+def tiny_distill_config(synthetic_corpus: Path, tiny_teacher: Path, tmp_path: Path):
+    """``tiny_distill_config(**section_overrides) -> DistillConfig``: 32-d teacher, PCA to 8, 1 x 16 student."""
+
+    def make(**overrides: Any) -> DistillConfig:
+        base = {
+            "teacher": {"name": str(tiny_teacher), "cache_dir": str(tmp_path / "teacher-cache")},
+            "data": {
+                "train_files": [str(synthetic_corpus / "en-fr" / "train.tsv")],
+                "valid_files": [str(synthetic_corpus / "en-fr" / "valid.tsv")],
+                "max_train_pairs": None,
+                "max_seq_length": 16,
+                "valid_pairs": 100,
+            },
+            "vocabulary": {"size": 200, "sample_size": 2000},
+            "student": {"num_layers": 1, "hidden_size": 16, "num_heads": 2, "ffn_size": 32, "dropout": 0.0},
+            "pca": {"dim": 8, "fit_sentences": 500},
+            "optim": {
+                "lr": 3e-3,
+                "batch_size": 16,
+                "max_steps": 8,
+                "warmup_ratio": 0.1,
+                "eval_every": 100,
+                "save_every": 100,
+                "log_every": 2,
+            },
+        }
+        return distill_config_from_dict(_merge(base, overrides), "test")
+
+    return make

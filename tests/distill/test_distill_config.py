@@ -1,0 +1,52 @@
+"""Distillation configs: the shipped one loads, and every bad value is reported with its key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lingualite.distill.config import DistillConfig, distill_config_from_dict, load_distill_config
+from lingualite.errors import ConfigError
+
+
+def test_shipped_config_is_paper_002_shaped() -> None:
+    cfg = load_distill_config("distill")
+    assert cfg.to_dict() == DistillConfig().to_dict()  # the dataclass defaults are the shipped config
+    assert cfg.teacher.name == "minilm"
+    assert (cfg.student.num_layers, cfg.student.hidden_size, cfg.pca.dim) == (1, 128, 128)
+    assert (cfg.vocabulary.kind, cfg.vocabulary.alpha, cfg.optim.batch_size) == ("wordpiece", 0.7, 128)
+    repo_config = Path(__file__).resolve().parents[2] / "configs" / "distill.yaml"  # the symlinked folder
+    assert load_distill_config(repo_config).to_dict() == cfg.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        ({"student": {"hidden_sise": 64}}, r"test.student: unknown key\(s\) \['hidden_sise'\]"),
+        ({"distil": {}}, r"unknown key\(s\) \['distil'\]"),
+        ({"optim": {"lr": "fast"}}, "test.optim.lr"),
+        ({"optim": {"lr": 0}}, "optim.lr"),
+        ({"optim": {"max_steps": None, "epochs": None}}, "optim.max_steps or optim.epochs"),
+        ({"vocabulary": {"size": 10}}, "vocabulary.size"),
+        ({"vocabulary": {"kind": "bpe"}}, "test.vocabulary.kind"),
+        ({"vocabulary": {"alpha": 1.5}}, "vocabulary.alpha"),
+        ({"student": {"hidden_size": 100, "num_heads": 3}}, "multiple of student.num_heads"),
+        ({"student": {"num_layers": 0}}, "student.num_layers"),
+        ({"pca": {"dim": 0}}, "pca.dim"),
+        ({"data": {"max_seq_length": 4}}, "data.max_seq_length"),
+        ({"teacher": {"max_seq_length": 2}}, "teacher.max_seq_length"),
+        ({"optim": {"eval_every": 0}}, "optim.eval_every"),
+    ],
+)
+def test_bad_values_name_their_key(data: dict, key: str) -> None:
+    with pytest.raises(ConfigError, match=key):
+        distill_config_from_dict(data, "test")
+
+
+def test_epochs_decide_the_steps_when_set() -> None:
+    cfg = distill_config_from_dict({"optim": {"epochs": 2.5, "batch_size": 10}}, "test")
+    from lingualite.distill.train import _total_steps
+
+    assert _total_steps(cfg, 1000, None) == 250
+    assert _total_steps(cfg, 1000, 7) == 7  # --max-steps overrides both

@@ -1,0 +1,74 @@
+"""Teacher vectors are encoded once: cached as .npy under a key of teacher + texts, resumable by chunk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lingualite.distill import teacher as teacher_module
+from lingualite.distill.teacher import Teacher, cache_key, encode_cached, load_teacher
+from lingualite.errors import LinguaLiteError
+
+
+class CountingTeacher:
+    def __init__(self, fingerprint: str = "fake") -> None:
+        self.calls: list[int] = []
+        self.teacher = Teacher("fake", self.encode, fingerprint)
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        self.calls.append(len(texts))
+        return np.array([[len(t), t.count("a"), 1.0] for t in texts], dtype=np.float32)
+
+
+def test_second_call_reads_the_cache(tmp_path: Path) -> None:
+    fake = CountingTeacher()
+    texts = [f"sentence {'a' * i}" for i in range(10)]
+    first = encode_cached(fake.teacher, texts, tmp_path)
+    second = encode_cached(fake.teacher, texts, tmp_path)
+    np.testing.assert_array_equal(first, second)
+    assert fake.calls == [10]
+    assert len(list(tmp_path.rglob("*.npy"))) == 1
+
+
+def test_key_depends_on_teacher_and_texts() -> None:
+    a, b = CountingTeacher("one").teacher, CountingTeacher("two").teacher
+    assert cache_key(a, ["x", "y"]) != cache_key(b, ["x", "y"])
+    assert cache_key(a, ["x", "y"]) != cache_key(a, ["y", "x"])
+    assert cache_key(a, ["xy"]) != cache_key(a, ["x", "y"])
+
+
+class FailingTeacher(CountingTeacher):
+    """Encodes ``ok_calls`` chunks, then is interrupted."""
+
+    def __init__(self, ok_calls: int) -> None:
+        super().__init__()
+        self.ok_calls = ok_calls
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if len(self.calls) == self.ok_calls:
+            raise KeyboardInterrupt
+        return super().encode(texts)
+
+
+def test_interrupted_encoding_resumes_from_finished_chunks(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(teacher_module, "CHUNK", 4)
+    texts = [f"s{i}" for i in range(10)]
+    failing = FailingTeacher(ok_calls=2)
+    with pytest.raises(KeyboardInterrupt):
+        encode_cached(failing.teacher, texts, tmp_path)
+    assert failing.calls == [4, 4]  # two chunks finished and kept
+    again = CountingTeacher()
+    vectors = encode_cached(again.teacher, texts, tmp_path)
+    assert again.calls == [2] and vectors.shape == (10, 3)
+    np.testing.assert_array_equal(vectors, CountingTeacher().encode(texts))
+
+
+def test_teacher_from_a_folder_and_unknown_names(tiny_teacher: Path) -> None:
+    teacher = load_teacher(str(tiny_teacher), max_seq_length=16)
+    assert teacher.st_model is not None and teacher.st_model.max_seq_length == 16
+    assert teacher.encode(["the cat"]).shape == (1, 32)
+    assert "max_seq_length=16" in teacher.fingerprint
+    with pytest.raises(LinguaLiteError, match="teacher.name"):
+        load_teacher("no-such-teacher-anywhere")

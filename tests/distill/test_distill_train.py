@@ -1,0 +1,113 @@
+"""Distillation end to end on a tiny synthetic corpus with a tiny random teacher: the student learns, the run
+folder is a sentence-transformers model, resume is exact, and the command line reports errors on one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import yaml
+from safetensors.torch import load_file
+
+from lingualite.distill import train as train_module
+from lingualite.distill.student import StudentEncoder, encode_with_student
+from lingualite.distill.teacher import Teacher
+from lingualite.distill.train import distill
+from lingualite.errors import LinguaLiteError
+from lingualite.tokenization import load_tokenizer
+
+
+def test_tiny_distillation_reduces_validation_mse(tiny_distill_config, tmp_path: Path) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    cfg = tiny_distill_config(optim={"max_steps": 60, "eval_every": 30})
+    out = tmp_path / "run"
+    result = distill(cfg, out, progress=False)
+
+    initial, final = result.initial_metrics, result.final_metrics
+    assert final["valid_mse"] < 0.5 * initial["valid_mse"], (initial, final)
+    assert final["valid_mse_target"] < initial["valid_mse_target"]  # the French side moved onto the teacher
+    steps = [json.loads(line)["step"] for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert steps[0] == 0 and steps[-1] == 60
+
+    summary = json.loads((out / "distill_summary.json").read_text())
+    assert summary["pca"]["from_dim"] == 32 and summary["pca"]["dim"] == 8
+    assert summary["vocabulary"]["shares"].keys() == {"en", "fr"}
+
+    # The run folder is the student; the reduced teacher sits beside it; both give 8-d vectors.
+    texts = ["the big cat runs", "le grand chat court"]
+    student_st = SentenceTransformer(str(out), device="cpu")
+    assert student_st.encode(texts).shape == (2, 8)
+    assert SentenceTransformer(str(out / "teacher"), device="cpu").encode(texts).shape == (2, 8)
+    # ... and its vectors are those of lingualite's own forward with the final checkpoint's weights.
+    tokenizer = load_tokenizer(out / "tokenizer")
+    student = StudentEncoder(cfg.student.encoder_config(len(tokenizer), cfg.data.max_seq_length), 8)
+    student.load_state_dict(load_file(out / "checkpoints" / "step-0000060" / "model.safetensors"))
+    np.testing.assert_allclose(
+        student_st.encode(texts), encode_with_student(student, tokenizer, texts), atol=1e-5
+    )
+
+
+def test_resume_continues_exactly(tiny_distill_config, tmp_path: Path) -> None:
+    cfg = tiny_distill_config(student={"dropout": 0.1})  # dropout: the RNG state must be restored too
+    distill(cfg, tmp_path / "straight", progress=False, validate=False)
+    distill(cfg, tmp_path / "split", progress=False, validate=False, stop_after=4)
+    assert not (tmp_path / "split" / "modules.json").exists()  # interrupted: no export yet
+    with pytest.raises(LinguaLiteError, match="--resume"):
+        distill(cfg, tmp_path / "split", progress=False, validate=False)
+    result = distill(cfg, tmp_path / "split", resume=True, progress=False, validate=False)
+    assert result.steps == 8 and (tmp_path / "split" / "modules.json").exists()
+    a = load_file(tmp_path / "straight" / "checkpoints" / "step-0000008" / "model.safetensors")
+    b = load_file(tmp_path / "split" / "checkpoints" / "step-0000008" / "model.safetensors")
+    assert a.keys() == b.keys()
+    for key in a:
+        assert torch.equal(a[key], b[key]), key
+
+
+def test_a_numpy_teacher_gets_the_projection_in_numpy(
+    tiny_distill_config, tmp_path: Path, monkeypatch
+) -> None:
+    rng = np.random.default_rng(0)
+    table = rng.normal(size=(64, 12)).astype(np.float32)
+
+    def encode(texts: list[str]) -> np.ndarray:  # a bag of hashed words: any function of the text will do
+        return np.stack([table[[hash(w) % 64 for w in t.split()]].mean(0) for t in texts])
+
+    monkeypatch.setattr(train_module, "load_teacher", lambda *a, **k: Teacher("numpy", encode, "numpy-bag"))
+    cfg = tiny_distill_config(pca={"dim": 4, "center": True}, optim={"max_steps": 4})
+    torch.set_num_threads(1)
+    result = distill(cfg, tmp_path / "run", progress=False, threads=2)
+    assert torch.get_num_threads() == 1  # the caller's setting is back
+    assert result.summary["pca"]["method"].startswith("centred")
+    assert not (tmp_path / "run" / "teacher").exists()  # nothing to append a layer to
+    assert result.summary["student"]["output_dim"] == 4
+
+
+def test_cli_command_help_success_and_one_line_errors(tiny_distill_config, tmp_path: Path) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from lingualite.cli.distill_command import distill as distill_command
+
+    app = typer.Typer()
+    app.command("distill")(distill_command)
+    app.command("noop")(lambda: None)  # two commands: typer then keeps the sub-command name
+    runner = CliRunner()
+
+    help_text = runner.invoke(app, ["distill", "--help"]).output
+    assert "paper 002" in help_text and "--resume" in help_text and "--max-steps" in help_text
+
+    config = tmp_path / "tiny.yaml"
+    config.write_text(yaml.safe_dump(tiny_distill_config().to_dict()))
+    ok = runner.invoke(
+        app, ["distill", "--config", str(config), "--output", str(tmp_path / "o"), "--max-steps", "2"]
+    )
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.stdout.strip().splitlines()[-1])["steps"] == 2
+
+    config.write_text("student:\n  hidden_sise: 3\n")
+    bad = runner.invoke(app, ["distill", "--config", str(config)])
+    assert bad.exit_code == 2 and "error:" in bad.output and "hidden_sise" in bad.output

@@ -1,0 +1,50 @@
+"""The vocabulary's training sample follows p_l ~ n_l^alpha (paper 002: alpha = 0.7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lingualite.distill.vocabulary import build_vocabulary, sample_for_vocabulary
+from lingualite.tokenization import SPECIAL_TOKENS
+
+SIZES = {"en": 8000, "fr": 2000, "de": 500, "es": 125}
+
+
+def _texts() -> dict[str, list[str]]:
+    words = {
+        "en": "cat dog house",
+        "fr": "chat chien maison",
+        "de": "katze hund haus",
+        "es": "gato perro casa",
+    }
+    return {lang: [f"{words[lang]} {i}" for i in range(n)] for lang, n in SIZES.items()}
+
+
+@pytest.mark.parametrize("alpha", [0.7, 0.3, 1.0])
+def test_sampled_counts_follow_smoothed_shares(alpha: float) -> None:
+    total = 20_000
+    sample = sample_for_vocabulary(_texts(), alpha=alpha, size=total, seed=1)
+    weights = {lang: n**alpha for lang, n in SIZES.items()}  # by hand: n_l^alpha / sum_k n_k^alpha
+    expected = {lang: w / sum(weights.values()) for lang, w in weights.items()}
+    counts, texts = sample.counts, _texts()
+    assert sum(counts.values()) == pytest.approx(total, abs=len(SIZES))
+    for lang in SIZES:
+        assert counts[lang] / total == pytest.approx(expected[lang], abs=1e-4), lang
+        # and the drawn sentences really are that language's
+        assert set(sample.sentences[lang]) <= set(texts[lang])
+
+
+def test_smoothing_moves_shares_towards_small_languages() -> None:
+    raw = sample_for_vocabulary(_texts(), alpha=1.0, size=10_000).counts
+    smoothed = sample_for_vocabulary(_texts(), alpha=0.7, size=10_000).counts
+    assert smoothed["es"] > raw["es"] and smoothed["en"] < raw["en"]
+    # es has 125 sentences but gets more than that: drawn with replacement
+    assert smoothed["es"] > SIZES["es"]
+
+
+def test_build_vocabulary_returns_a_wordpiece_tokenizer_and_its_sample() -> None:
+    tokenizer, sample = build_vocabulary(_texts(), size=300, kind="wordpiece", alpha=0.7, sample_size=3000)
+    assert len(tokenizer) <= 300 and all(t in tokenizer.get_vocab() for t in SPECIAL_TOKENS)
+    assert sum(sample.counts.values()) == pytest.approx(3000, abs=len(SIZES))
+    ids = tokenizer("gato perro casa 7")["input_ids"]
+    assert tokenizer.unk_token_id not in ids[1:-1]
