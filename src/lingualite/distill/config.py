@@ -121,17 +121,8 @@ class StudentConfig:
     dropout: float = 0.1
 
     def validate(self) -> None:
-        if not 1 <= self.num_layers <= 12:
-            raise ConfigError(f"student.num_layers must be in 1..12, got {self.num_layers}")
-        if self.hidden_size <= 0 or self.num_heads <= 0 or self.hidden_size % self.num_heads:
-            raise ConfigError(
-                f"student.hidden_size ({self.hidden_size}) must be a positive multiple of student.num_heads "
-                f"({self.num_heads})"
-            )
-        if self.ffn_size <= 0:
-            raise ConfigError(f"student.ffn_size must be positive, got {self.ffn_size}")
-        if not 0.0 <= self.dropout < 1.0:
-            raise ConfigError(f"student.dropout must be in [0, 1), got {self.dropout}")
+        # The same shape rules as the trained encoder's (the sequence length is checked under data.).
+        self.encoder_config(vocab_size=1, max_seq_length=128).validate("student")
 
     def encoder_config(self, vocab_size: int, max_seq_length: int) -> EncoderConfig:
         return EncoderConfig(

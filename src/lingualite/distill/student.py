@@ -18,6 +18,7 @@ from transformers import BertModel, PreTrainedTokenizerFast
 from lingualite.io_utils import atomic_path
 from lingualite.models.config import EncoderConfig
 from lingualite.models.dual_encoder import bert_config, mean_pool
+from lingualite.models.encoding import encode_batched
 
 
 class StudentEncoder(nn.Module):
@@ -55,28 +56,13 @@ class StudentEncoder(nn.Module):
             self.projection.bias.zero_()
 
 
-@torch.inference_mode()
 def encode_with_student(
     model: StudentEncoder, tokenizer: PreTrainedTokenizerFast, texts: list[str], batch_size: int = 256
 ) -> np.ndarray:
     """Float32 vectors in the order of ``texts`` (length-sorted batches), as the exported folder computes them."""
-    was_training = model.training
-    model.eval()
-    device = next(model.parameters()).device
-    order = np.argsort([len(t) for t in texts], kind="stable")
-    out = np.zeros((len(texts), model.output_dim), dtype=np.float32)
-    for start in range(0, len(texts), batch_size):
-        idx = order[start : start + batch_size]
-        enc = tokenizer(
-            [texts[i] for i in idx],
-            padding=True,
-            truncation=True,
-            max_length=model.cfg.max_seq_length,
-            return_tensors="pt",
-        )
-        out[idx] = model(enc["input_ids"].to(device), enc["attention_mask"].to(device)).float().cpu().numpy()
-    model.train(was_training)
-    return out
+    return encode_batched(
+        model, model, tokenizer, texts, model.output_dim, model.cfg.max_seq_length, batch_size
+    )
 
 
 def save_student(model: StudentEncoder, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:

@@ -28,17 +28,18 @@ class EncoderConfig:
     dropout: float = 0.1
     max_seq_length: int = 64
 
-    def validate(self) -> None:
+    def validate(self, section: str = "model") -> None:
+        """Check every field; messages name the key as ``<section>.<field>``."""
         if not 1 <= self.num_layers <= 12:
-            raise ConfigError(f"model.num_layers must be in 1..12, got {self.num_layers}")
+            raise ConfigError(f"{section}.num_layers must be in 1..12, got {self.num_layers}")
         if self.hidden_size <= 0 or self.num_heads <= 0 or self.hidden_size % self.num_heads:
             raise ConfigError(
-                f"model.hidden_size ({self.hidden_size}) must be a positive multiple of model.num_heads "
+                f"{section}.hidden_size ({self.hidden_size}) must be a positive multiple of {section}.num_heads "
                 f"({self.num_heads})"
             )
         if self.ffn_size <= 0:
-            raise ConfigError(f"model.ffn_size must be positive, got {self.ffn_size}")
+            raise ConfigError(f"{section}.ffn_size must be positive, got {self.ffn_size}")
         if not 0.0 <= self.dropout < 1.0:
-            raise ConfigError(f"model.dropout must be in [0, 1), got {self.dropout}")
+            raise ConfigError(f"{section}.dropout must be in [0, 1), got {self.dropout}")
         if not 8 <= self.max_seq_length <= 512:
-            raise ConfigError(f"model.max_seq_length must be in 8..512, got {self.max_seq_length}")
+            raise ConfigError(f"{section}.max_seq_length must be in 8..512, got {self.max_seq_length}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import torch
 from transformers import PreTrainedTokenizerFast
@@ -10,25 +12,38 @@ from lingualite.models.dual_encoder import DualEncoder
 
 
 @torch.inference_mode()
+def encode_batched(
+    forward: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
+    module: torch.nn.Module,
+    tokenizer: PreTrainedTokenizerFast,
+    texts: list[str],
+    dim: int,
+    max_length: int,
+    batch_size: int = 256,
+) -> np.ndarray:
+    """``forward(input_ids, attention_mask)`` over length-sorted batches of ``texts``; float32 rows in the
+    original order. ``module`` is put in eval mode for the call and restored afterwards."""
+    was_training = module.training
+    module.eval()
+    order = np.argsort([len(t) for t in texts], kind="stable")
+    out = np.zeros((len(texts), dim), dtype=np.float32)
+    device = next(module.parameters()).device
+    for start in range(0, len(texts), batch_size):
+        idx = order[start : start + batch_size]
+        enc = tokenizer(
+            [texts[i] for i in idx], padding=True, truncation=True, max_length=max_length, return_tensors="pt"
+        )
+        out[idx] = (
+            forward(enc["input_ids"].to(device), enc["attention_mask"].to(device)).float().cpu().numpy()
+        )
+    module.train(was_training)
+    return out
+
+
 def encode_texts(
     model: DualEncoder, tokenizer: PreTrainedTokenizerFast, texts: list[str], batch_size: int = 256
 ) -> np.ndarray:
     """Mean-pooled float32 vectors, the same as the exported sentence-transformers model gives."""
-    was_training = model.training
-    model.eval()
-    order = np.argsort([len(t) for t in texts], kind="stable")
-    out = np.zeros((len(texts), model.cfg.hidden_size), dtype=np.float32)
-    device = next(model.parameters()).device
-    for start in range(0, len(texts), batch_size):
-        idx = order[start : start + batch_size]
-        enc = tokenizer(
-            [texts[i] for i in idx],
-            padding=True,
-            truncation=True,
-            max_length=model.cfg.max_seq_length,
-            return_tensors="pt",
-        )
-        vectors = model.encode(enc["input_ids"].to(device), enc["attention_mask"].to(device))
-        out[idx] = vectors.float().cpu().numpy()
-    model.train(was_training)
-    return out
+    return encode_batched(
+        model.encode, model, tokenizer, texts, model.cfg.hidden_size, model.cfg.max_seq_length, batch_size
+    )
