@@ -27,6 +27,16 @@ _API = {
     "evaluate_xsr": "lingualite.evaluation.xsr",
     "load_xsr_pairs": "lingualite.evaluation.xsr",
     "load_encoder": "lingualite.evaluation.encoders",
+    "fetch_eval_sets": "lingualite.data.evalsets",
+    "evaluate_classification": "lingualite.evaluation.classification",
+    "evaluate_pair_classification": "lingualite.evaluation.pair_classification",
+    "evaluate_sts": "lingualite.evaluation.sts",
+    "evaluate_ir": "lingualite.evaluation.ir",
+    "measure_efficiency": "lingualite.evaluation.efficiency",
+    "run_report": "lingualite.evaluation.report",
+    "ReportSettings": "lingualite.evaluation.report",
+    "load_distill_config": "lingualite.distill",
+    "distill": "lingualite.distill",
     "run_quickstart": "lingualite.quickstart",
 }
 

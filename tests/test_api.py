@@ -1,0 +1,19 @@
+"""The lazy top-level API: every advertised name resolves, and ``import lingualite`` stays light."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import lingualite
+
+
+def test_every_api_name_resolves() -> None:
+    for name in lingualite.__all__:
+        assert getattr(lingualite, name) is not None
+
+
+def test_import_does_not_load_torch() -> None:
+    code = "import sys, lingualite; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
