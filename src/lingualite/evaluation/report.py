@@ -286,17 +286,23 @@ def _cell(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
+SPEED_REFERENCE = "use-m"  # throughput is also reported as a ratio to this baseline, measured in the same run
+
+
 def _summary_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """One row per model: the primary metric of every task (means over languages), then efficiency."""
     tasks = list(dict.fromkeys(t for r in report["models"].values() for t in r if t != "efficiency"))
     header = ["model", *[f"{t} ({PRIMARY[t.split('/')[0]]})" for t in tasks]]
-    header += ["sentences/s", "p50 ms (batch 1)", "size MB", "parameters"]
+    reference = report["models"].get(SPEED_REFERENCE, {}).get("efficiency", {}).get("sentences_per_second")
+    header += ["sentences/s", f"speed vs {SPEED_REFERENCE}", "p50 ms (batch 1)", "size MB", "parameters"]
     rows = []
     for name, res in report["models"].items():
         eff = res.get("efficiency", {})
+        speed = eff.get("sentences_per_second")
         row = [name, *[_cell(res.get(t, {}).get(PRIMARY[t.split("/")[0]])) for t in tasks]]
         row += [
-            _cell(eff.get("sentences_per_second"), 0),
+            _cell(speed, 0),
+            f"{speed / reference:.2f}x" if speed and reference else "–",
             _cell(eff.get("latency_ms_p50"), 1),
             _cell(eff.get("size_on_disk_mb"), 1),
             f"{eff['num_parameters']:,}" if isinstance(eff.get("num_parameters"), int) else "–",
