@@ -30,6 +30,7 @@ eval_app = typer.Typer(
 
 ModelOpt = Annotated[str, typer.Option(help=MODEL_HELP)]
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
+ThreadsOpt = Annotated[int | None, typer.Option(help="CPU threads of the encoder (default: all cores).")]
 MoreFiles = Annotated[
     list[Path] | None, typer.Argument(help="More files of the same kind (so `--test a.tsv b.tsv` works).")
 ]
@@ -42,10 +43,10 @@ def _files(first: list[Path] | None, more: list[Path] | None, option: str) -> li
     return files
 
 
-def _load(model: str) -> Any:
+def _load(model: str, threads: int | None = None) -> Any:
     from lingualite.evaluation.encoders import load_encoder
 
-    return load_encoder(model)
+    return load_encoder(model, threads=threads)
 
 
 @eval_app.command("xsr")
@@ -70,6 +71,7 @@ def eval_xsr(
     ] = None,
     max_pairs: Annotated[int | None, typer.Option(help="Seeded subsample of each file's pairs.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the subsample / query / pool draws.")] = 0,
+    threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Cross-lingual sentence retrieval P@1/5/10.
@@ -82,7 +84,9 @@ def eval_xsr(
 
     files = _files(pairs, more, "--pairs")
     try:
-        result = xsr_from_files(_load(model), files, method, max_pairs, seed, queries, pool, distractors, k)
+        result = xsr_from_files(
+            _load(model, threads), files, method, max_pairs, seed, queries, pool, distractors, k
+        )
     except USER_ERRORS as exc:
         fail(exc)
     emit({"model": model, **result}, f"XSR ({method}) of {model}", as_json)
@@ -107,6 +111,7 @@ def eval_classify(
     max_words: Annotated[int | None, typer.Option(help="Cut documents to their first N words.")] = None,
     max_docs: Annotated[int | None, typer.Option(help="Seeded subsample of N documents per file.")] = None,
     skip_bad: SkipBadOpt = False,
+    threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Zero-shot cross-lingual document classification (MLDoc protocol, paper 000 Sec. 4.4).
@@ -119,7 +124,7 @@ def eval_classify(
     tests = _files(test, more, "--test")
     try:
         result = classification_from_files(
-            _load(model), train, tests, classifier, seeds, max_words, skip_bad, max_docs
+            _load(model, threads), train, tests, classifier, seeds, max_words, skip_bad, max_docs
         )
     except USER_ERRORS as exc:
         fail(exc)
@@ -137,6 +142,7 @@ def eval_pairs(
     seeds: SeedsOpt = 5,
     max_train: Annotated[int | None, typer.Option(help="Use only the first N training pairs.")] = None,
     skip_bad: SkipBadOpt = False,
+    threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Pair classification (XNLI-style, paper 001): features [u, v, u*v, |u-v|] and an MLP (512, 384).
@@ -147,7 +153,7 @@ def eval_pairs(
 
     tests = _files(test, more, "--test")
     try:
-        result = pairs_from_files(_load(model), train, tests, seeds, max_train, skip_bad)
+        result = pairs_from_files(_load(model, threads), train, tests, seeds, max_train, skip_bad)
     except USER_ERRORS as exc:
         fail(exc)
     emit({"model": model, **result}, f"Pair classification of {model}", as_json)
@@ -161,6 +167,7 @@ def eval_sts(
     ] = None,
     more: MoreFiles = None,
     skip_bad: SkipBadOpt = False,
+    threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Semantic similarity: Spearman and Pearson correlation of cosine(u, v) with the gold scores."""
@@ -168,7 +175,7 @@ def eval_sts(
 
     files = _files(pairs, more, "--pairs")
     try:
-        result = sts_from_files(_load(model), files, skip_bad)
+        result = sts_from_files(_load(model, threads), files, skip_bad)
     except USER_ERRORS as exc:
         fail(exc)
     emit({"model": model, **result}, f"STS of {model}", as_json)
@@ -191,6 +198,7 @@ def eval_ir(
     max_words: Annotated[int | None, typer.Option(help="Cut documents to their first N words.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the query subsample.")] = 0,
     skip_bad: SkipBadOpt = False,
+    threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Ranking: MRR@10, NDCG@10, MAP@100 (and recall/precision) of cosine search over DATA's corpus.
@@ -201,7 +209,7 @@ def eval_ir(
 
     folders = [*(queries or []), *(more or [])]
     try:
-        result = ir_from_files(_load(model), data, folders, max_queries, max_words, seed, skip_bad)
+        result = ir_from_files(_load(model, threads), data, folders, max_queries, max_words, seed, skip_bad)
     except USER_ERRORS as exc:
         fail(exc)
     emit({"model": model, **result}, f"IR of {model}", as_json)
