@@ -63,6 +63,7 @@ from lingualite.io_utils import atomic_path, write_json
 from lingualite.tokenization import load_tokenizer
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
+from lingualite.training.optimization import optimizer_step
 
 logger = logging.getLogger(__name__)
 
@@ -414,11 +415,7 @@ def _distill(
             if not math.isfinite(loss_value):
                 raise LinguaLiteError(f"loss became {loss_value} at step {step + 1}; lower optim.lr")
             loss.backward()
-            if opt.grad_clip > 0:
-                torch.nn.utils.clip_grad_norm_(student.parameters(), opt.grad_clip)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad(set_to_none=True)
+            optimizer_step(student.parameters(), optimizer, scheduler, opt.grad_clip)
             pairs_seen += b
             done = step + 1
             record: dict[str, float] = {}

@@ -38,6 +38,7 @@ from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, sa
 from lingualite.training.config import TrainingConfig
 from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
 from lingualite.training.distributed import DistributedContext, init_distributed
+from lingualite.training.optimization import optimizer_step
 
 
 @dataclass
@@ -222,11 +223,7 @@ def train(
             if not finite.item():
                 raise LinguaLiteError(f"loss became {loss_value} at step {step + 1}; lower optim.lr")
             loss.backward()
-            if opt.grad_clip > 0:
-                torch.nn.utils.clip_grad_norm_(model.parameters(), opt.grad_clip)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad(set_to_none=True)
+            optimizer_step(model.parameters(), optimizer, scheduler, opt.grad_clip)
             pairs_seen += batch.num_pairs * ctx.world_size
             done = step + 1
             record: dict[str, float] = {}

@@ -42,8 +42,8 @@ from lingualite.data.evalsets import (
     libreoffice_index,
     libreoffice_modules,
 )
-from lingualite.data.sources.common import ALL_LANGS
-from lingualite.errors import ConfigError, LinguaLiteError
+from lingualite.data.sources.common import ALL_LANGS, check_choices
+from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import write_json
 
 __all__ = ["SETS", "fetch_eval_sets", "set_dir"]
@@ -61,14 +61,8 @@ def set_dir(out_dir: Path, name: str) -> Path:
 
 
 def _validate(langs: Sequence[str], sets: Sequence[str]) -> None:
-    bad_langs = [lang for lang in langs if lang not in ALL_LANGS]
-    if bad_langs:
-        raise ConfigError(
-            f"unsupported language(s) {', '.join(bad_langs)}; choose from {', '.join(ALL_LANGS)}"
-        )
-    bad_sets = [s for s in sets if s not in SETS]
-    if bad_sets:
-        raise ConfigError(f"unknown evaluation set(s) {', '.join(bad_sets)}; choose from {', '.join(SETS)}")
+    check_choices(langs, ALL_LANGS, "language(s)", "unsupported")
+    check_choices(sets, tuple(SETS), "evaluation set(s)")
 
 
 def _done(folder: Path, module: ModuleType, langs: Sequence[str]) -> dict[str, Any] | None:

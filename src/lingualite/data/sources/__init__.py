@@ -14,8 +14,8 @@ from pathlib import Path
 from types import ModuleType
 
 from lingualite.data.sources import bible, ddtp, libreoffice
-from lingualite.data.sources.common import ALL_LANGS, count_lines, output_path
-from lingualite.errors import ConfigError, LinguaLiteError
+from lingualite.data.sources.common import ALL_LANGS, check_choices, count_lines, output_path
+from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import write_json
 
 __all__ = ["ALL_LANGS", "DESCRIPTIONS", "LICENCES", "SOURCES", "default_cache_dir", "fetch_corpora"]
@@ -61,14 +61,8 @@ def fetch_corpora(
     out_dir = Path(out_dir)
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir(out_dir)
     langs = list(dict.fromkeys(langs))
-    bad_langs = [lang for lang in langs if lang not in ALL_LANGS]
-    if bad_langs:
-        raise ConfigError(
-            f"unsupported language(s) {', '.join(bad_langs)}; choose from {', '.join(ALL_LANGS)}"
-        )
-    bad_sources = [s for s in sources if s not in SOURCES]
-    if bad_sources:
-        raise ConfigError(f"unknown source(s) {', '.join(bad_sources)}; choose from {', '.join(SOURCES)}")
+    check_choices(langs, ALL_LANGS, "language(s)", "unsupported")
+    check_choices(sources, tuple(SOURCES), "source(s)")
 
     results: dict[str, dict[str, int]] = {}
     for name in dict.fromkeys(sources):

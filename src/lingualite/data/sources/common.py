@@ -11,11 +11,12 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from lingualite.errors import LinguaLiteError
+from lingualite.errors import ConfigError, LinguaLiteError
 from lingualite.io_utils import atomic_path
 
 __all__ = [
     "ALL_LANGS",
+    "check_choices",
     "MIN_WORDS",
     "SourceUnavailableError",
     "align_units",
@@ -45,6 +46,13 @@ _ABBREVIATIONS = frozenset(_ABBREVIATION_LIST.split())
 
 class SourceUnavailableError(LinguaLiteError):
     """A source cannot be fetched here (package manager missing, download failed)."""
+
+
+def check_choices(values: Sequence[str], allowed: Sequence[str], what: str, problem: str = "unknown") -> None:
+    """Raise :class:`ConfigError` naming every value of ``values`` that is not in ``allowed``."""
+    bad = [v for v in values if v not in allowed]
+    if bad:
+        raise ConfigError(f"{problem} {what} {', '.join(bad)}; choose from {', '.join(allowed)}")
 
 
 def require_tool(name: str, why: str) -> str:
