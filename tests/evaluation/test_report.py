@@ -98,3 +98,15 @@ def test_summary_value_averages_the_cross_lingual_tests_only() -> None:
     assert summary_value("classify/x/logreg", metrics) == pytest.approx(0.6)
     assert summary_value("xsr", {"p_at_1": 0.5, "per_test": {"en-fr": {"p_at_1": 0.5}}}) == 0.5
     assert summary_value("sts/lee", {"spearman": 0.3, "per_test": {"en": {"spearman": 0.3}}}) == 0.3
+
+
+def test_embed_encodes_repeated_texts_once() -> None:
+    from lingualite.evaluation.base import embed
+
+    inner = CountingEncoder()
+    seen: list[list[str]] = []
+    original = inner.encode
+    inner.encode = lambda texts: (seen.append(list(texts)), original(texts))[1]  # type: ignore[method-assign]
+    (vectors,) = embed(inner, ["a", "bb", "a", "a"])
+    assert seen == [["a", "bb"]]
+    np.testing.assert_array_equal(vectors[:, 0], [1, 2, 1, 1])

@@ -29,10 +29,21 @@ def fit_encoder(encoder: Encoder, texts: Sequence[str]) -> None:
 
 
 def embed(encoder: Encoder, *groups: Sequence[str]) -> list[Embeddings]:
-    """Encode each group of texts; an encoder that needs fitting is first fitted on all groups together."""
+    """Encode each group of texts (one ``encode`` call per group, repeated texts once); an encoder that needs
+    fitting is first fitted on all groups together."""
     if callable(getattr(encoder, "fit", None)):
         fit_encoder(encoder, [t for group in groups for t in group])
-    return [encoder.encode(list(group)) for group in groups]
+    return [_encode_unique(encoder, list(group)) for group in groups]
+
+
+def _encode_unique(encoder: Encoder, texts: list[str]) -> Embeddings:
+    """Encode each distinct text once (STS and pair files repeat sentences many times) and index back."""
+    unique = list(dict.fromkeys(texts))
+    vectors = encoder.encode(unique)
+    if len(unique) == len(texts):
+        return vectors
+    position = {text: i for i, text in enumerate(unique)}
+    return vectors[np.array([position[t] for t in texts], dtype=np.int64)]
 
 
 def to_dense(x: Embeddings) -> np.ndarray:
