@@ -88,18 +88,6 @@ def test_cached_encoder_reuses_vectors_by_exact_texts(tmp_path: Path) -> None:
     assert CachedEncoder(inner, "other-model", tmp_path).encode(["a", "bb"]) is not None and inner.calls == 4
 
 
-def test_summary_value_averages_the_cross_lingual_tests_only() -> None:
-    from lingualite.evaluation.report import summary_value
-
-    metrics = {
-        "accuracy": 0.7,
-        "per_test": {"en": {"accuracy": 0.9}, "fr": {"accuracy": 0.6}, "de": {"accuracy": 0.6}},
-    }
-    assert summary_value("classify/x/logreg", metrics) == pytest.approx(0.6)
-    assert summary_value("xsr", {"p_at_1": 0.5, "per_test": {"en-fr": {"p_at_1": 0.5}}}) == 0.5
-    assert summary_value("sts/lee", {"spearman": 0.3, "per_test": {"en": {"spearman": 0.3}}}) == 0.3
-
-
 def test_embed_encodes_repeated_texts_once() -> None:
     from lingualite.evaluation.base import embed
 
