@@ -40,7 +40,6 @@ from typing import Any
 import numpy as np
 import torch
 import yaml
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from transformers import PreTrainedTokenizerFast, get_linear_schedule_with_warmup
 
 from lingualite.data.batching import PairCollator
@@ -64,6 +63,7 @@ from lingualite.tokenization import load_tokenizer
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
 from lingualite.training.optimization import optimizer_step
+from lingualite.training.progress import progress_bar
 
 logger = logging.getLogger(__name__)
 
@@ -83,18 +83,6 @@ class DistillResult:
     final_metrics: dict[str, float] = field(default_factory=dict)
     initial_metrics: dict[str, float] = field(default_factory=dict)
     summary: dict[str, Any] = field(default_factory=dict)
-
-
-def _progress(label: str, enabled: bool) -> Progress:
-    return Progress(
-        TextColumn(f"[bold]{label}"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total}"),
-        TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        disable=not enabled,
-    )
 
 
 @contextmanager
@@ -148,7 +136,7 @@ def _teacher_vectors(
     teacher: Teacher, texts: list[str], cache_dir: Path, what: str, progress: bool, summary: dict[str, Any]
 ) -> np.ndarray:
     t0 = time.perf_counter()
-    with _progress(f"teacher ({what})", progress) as bar:
+    with progress_bar(f"teacher ({what})", progress) as bar:
         task = bar.add_task(what, total=len(texts), info="")
         vectors = encode_cached(teacher, texts, cache_dir, lambda done, _: bar.update(task, completed=done))
     seconds = time.perf_counter() - t0
@@ -403,7 +391,7 @@ def _distill(
     end = total_steps if stop_after is None else min(total_steps, start + stop_after)
     t0, pairs_seen = time.perf_counter(), 0
     student.train()
-    with _progress("distill", progress) as bar:
+    with progress_bar("distill", progress) as bar:
         task = bar.add_task("distill", total=total_steps, completed=start, info=_format(metrics))
         for step in range(start, end):
             indices = batches.batch(step)

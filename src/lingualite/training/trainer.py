@@ -20,7 +20,6 @@ import numpy as np
 import torch
 import torch.distributed as dist
 import yaml
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from torch.nn.parallel import DistributedDataParallel
 from transformers import PreTrainedTokenizerFast
 
@@ -39,6 +38,7 @@ from lingualite.training.config import TrainingConfig
 from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
 from lingualite.training.distributed import DistributedContext, init_distributed
 from lingualite.training.optimization import optimizer_step
+from lingualite.training.progress import progress_bar
 
 
 @dataclass
@@ -129,18 +129,6 @@ class _Validator:
         return metrics
 
 
-def _progress(enabled: bool) -> Progress:
-    return Progress(
-        TextColumn("[bold]train"),
-        BarColumn(),
-        TextColumn("{task.completed}/{task.total} steps"),
-        TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        disable=not enabled,
-    )
-
-
 def train(
     cfg: TrainingConfig,
     output_dir: str | Path,
@@ -207,7 +195,7 @@ def train(
     end = total_steps if stop_after is None else min(total_steps, start + stop_after)
     model.train()
     log_lines = ctx.is_main and not progress  # plain log lines where no progress bar is drawn (CI, files)
-    with _progress(progress and ctx.is_main) as bar:
+    with progress_bar("train", progress and ctx.is_main, "steps") as bar:
         task = bar.add_task("train", total=total_steps, completed=start, info="")
         for step in range(start, end):
             indices = batches.batch(step * ctx.world_size + ctx.rank)
