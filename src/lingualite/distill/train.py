@@ -46,20 +46,14 @@ from lingualite.data.batching import PairCollator
 from lingualite.distill.config import DistillConfig
 from lingualite.distill.loss import MultilingualMSELoss
 from lingualite.distill.pca import (
-    Projection,
     append_to_teacher,
-    cosine_fidelity,
-    fit_projection,
-    load_projection,
-    save_projection,
 )
+from lingualite.distill.stages import prepare_projection, prepare_vocabulary, teacher_vectors
 from lingualite.distill.student import StudentEncoder, save_student
-from lingualite.distill.teacher import Teacher, encode_cached, load_teacher
+from lingualite.distill.teacher import load_teacher
 from lingualite.distill.validation import DistillValidator, ValidationSet, load_validation_pairs
-from lingualite.distill.vocabulary import build_vocabulary
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_path, write_json
-from lingualite.tokenization import load_tokenizer
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
 from lingualite.training.optimization import optimizer_step
@@ -90,111 +84,6 @@ def _stage(summary: dict[str, Any], name: str) -> Iterator[None]:
     t0 = time.perf_counter()
     yield
     summary.setdefault("seconds", {})[name] = round(time.perf_counter() - t0, 2)
-
-
-def _prepare_vocabulary(
-    cfg: DistillConfig, out: Path, resume: bool, summary: dict[str, Any]
-) -> PreTrainedTokenizerFast:
-    """A given tokenizer, the run's own (reused when its recorded settings match), or a new one."""
-    voc = cfg.vocabulary
-    if voc.path:
-        tokenizer = load_tokenizer(voc.path)
-        summary["vocabulary"] = {"path": voc.path, "size": len(tokenizer)}
-        return tokenizer
-    folder, record_path = out / "tokenizer", out / "tokenizer" / "lingualite_vocabulary.json"
-    settings = {
-        **cfg.to_dict()["vocabulary"],
-        "files": voc.files or cfg.data.train_files,
-        "seed": cfg.optim.seed,
-    }
-    if (folder / "tokenizer.json").exists() and record_path.exists():
-        record = json.loads(record_path.read_text())
-        if resume or record.get("settings") == settings:
-            summary["vocabulary"] = {**record["summary"], "reused": True}
-            return load_tokenizer(folder)
-    texts = read_pairs(expand_files(voc.files or cfg.data.train_files, "vocabulary")).texts
-    tokenizer, sample = build_vocabulary(
-        texts, voc.size, voc.kind, voc.alpha, voc.sample_size, voc.lowercase, cfg.optim.seed
-    )
-    info = {
-        "kind": voc.kind,
-        "size": len(tokenizer),
-        "requested_size": voc.size,
-        "alpha": voc.alpha,
-        "sentences_per_language": sample.counts,
-        "distinct_sentences_per_language": {lang: len(t) for lang, t in texts.items()},
-        "shares": {lang: round(s, 4) for lang, s in sample.shares.items()},
-    }
-    with atomic_path(folder) as tmp:
-        tokenizer.save_pretrained(str(tmp))
-        (tmp / "lingualite_vocabulary.json").write_text(json.dumps({"settings": settings, "summary": info}))
-    summary["vocabulary"] = info
-    return tokenizer
-
-
-def _teacher_vectors(
-    teacher: Teacher, texts: list[str], cache_dir: Path, what: str, progress: bool, summary: dict[str, Any]
-) -> np.ndarray:
-    t0 = time.perf_counter()
-    with progress_bar(f"teacher ({what})", progress) as bar:
-        task = bar.add_task(what, total=len(texts), info="")
-        vectors = encode_cached(teacher, texts, cache_dir, lambda done, _: bar.update(task, completed=done))
-    seconds = time.perf_counter() - t0
-    summary.setdefault("teacher_encoding", {})[what] = {
-        "sentences": len(texts),
-        "seconds": round(seconds, 2),
-        "sentences_per_second": round(len(texts) / max(seconds, 1e-9), 1),
-    }
-    logger.info(
-        "teacher %s: %d %s sentences -> %s in %.0f s", teacher.name, len(texts), what, vectors.shape, seconds
-    )
-    return vectors
-
-
-def _prepare_projection(
-    cfg: DistillConfig, vectors: np.ndarray, out: Path, resume: bool, summary: dict[str, Any]
-) -> Projection | None:
-    """Fit PCA on (a seeded sample of) the training teacher vectors, or reload ``out/pca`` on resume."""
-    if not cfg.pca.enabled:
-        summary["pca"] = {"enabled": False, "dim": int(vectors.shape[1])}
-        return None
-    folder = out / "pca"
-    if resume and (folder / "config.json").exists():
-        projection = load_projection(folder)
-        summary["pca"] = {"enabled": True, "reloaded": True, "dim": projection.out_dim}
-        return projection
-    rng = np.random.default_rng(cfg.optim.seed)
-    fit_on = vectors
-    if len(vectors) > cfg.pca.fit_sentences:
-        fit_on = vectors[np.sort(rng.choice(len(vectors), cfg.pca.fit_sentences, replace=False))]
-    try:
-        projection, _ = fit_projection(fit_on, cfg.pca.dim, center=cfg.pca.center, seed=cfg.optim.seed)
-    except ValueError as exc:
-        raise LinguaLiteError(str(exc)) from exc
-    fidelity = cosine_fidelity(vectors, projection, seed=cfg.optim.seed)
-    save_projection(projection, folder)
-    method = "centred PCA (bias = -W mean)" if cfg.pca.center else "uncentred PCA (TruncatedSVD, no bias)"
-    logger.info(
-        "reduced %d -> %d with %s: explained variance %.3f, kept %.3f of the squared norm, "
-        "cosine correlation with the full vectors %.3f",
-        projection.in_dim,
-        projection.out_dim,
-        method,
-        projection.explained_variance,
-        projection.kept_energy,
-        fidelity,
-    )
-    summary["pca"] = {
-        "enabled": True,
-        "method": method,
-        "from_dim": projection.in_dim,
-        "dim": projection.out_dim,
-        "fitted_on": len(fit_on),
-        "explained_variance": round(projection.explained_variance, 4),
-        "kept_energy": round(projection.kept_energy, 4),
-        "cosine_correlation": round(fidelity, 4),
-    }
-    return projection
 
 
 def _total_steps(cfg: DistillConfig, num_pairs: int, max_steps: int | None) -> int:
@@ -295,7 +184,7 @@ def _distill(
             f"only {len(corpus.pairs)} training pairs for optim.batch_size {opt.batch_size}"
         )
     with _stage(summary, "vocabulary"):
-        tokenizer = _prepare_vocabulary(cfg, out, resume, summary)
+        tokenizer = prepare_vocabulary(cfg, out, resume, summary)
 
     cache_dir = Path(cfg.teacher.cache_dir) if cfg.teacher.cache_dir else out / "teacher-cache"
     with _stage(summary, "teacher"):
@@ -304,17 +193,17 @@ def _distill(
         row_of = {s: i for i, s in enumerate(sources)}
         pair_rows = np.fromiter((row_of[a] for a, _ in corpus.pairs), np.int64, len(corpus.pairs))
         del row_of
-        train_vectors = _teacher_vectors(teacher, sources, cache_dir, "train", progress, summary)
+        train_vectors = teacher_vectors(teacher, sources, cache_dir, "train", progress, summary)
         valid_sources = [s for _, src, _ in valid_raw for s in src]
         valid_vectors = (
-            _teacher_vectors(teacher, valid_sources, cache_dir, "valid", progress, summary)
+            teacher_vectors(teacher, valid_sources, cache_dir, "valid", progress, summary)
             if valid_sources
             else None
         )
     summary["teacher_dim"] = int(train_vectors.shape[1])
 
     with _stage(summary, "pca"):
-        projection = _prepare_projection(cfg, train_vectors, out, resume, summary)
+        projection = prepare_projection(cfg, train_vectors, out, resume, summary)
         if projection is not None:
             train_vectors = projection.apply(train_vectors)
             valid_vectors = projection.apply(valid_vectors) if valid_vectors is not None else None
