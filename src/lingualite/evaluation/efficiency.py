@@ -30,7 +30,6 @@ Timings on a machine shared with other jobs are noisy: ``load_average_1m`` is re
 from __future__ import annotations
 
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -40,6 +39,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 __all__ = ["measure_efficiency", "training_time_per_10k_steps"]
 
@@ -143,7 +144,8 @@ def _peak_rss_mb() -> float:
     return peak / 2**20 if sys.platform == "darwin" else peak / 2**10  # bytes on macOS, KiB on Linux
 
 
-def _cpu_model() -> str | None:
+def cpu_model() -> str | None:
+    """The CPU's model name (``/proc/cpuinfo``), else what ``platform`` says, else None."""
     try:
         with open("/proc/cpuinfo") as fh:
             for line in fh:
@@ -169,13 +171,6 @@ def _forbid_internet() -> None:
 
     socket.socket.connect = connect  # type: ignore[method-assign]
     socket.socket.connect_ex = connect  # type: ignore[method-assign]
-
-
-def _percentile(sorted_values: list[float], q: float) -> float:
-    """Linear-interpolation percentile (numpy's default) of an ascending list."""
-    pos = (len(sorted_values) - 1) * q
-    lo, hi = math.floor(pos), math.ceil(pos)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
 
 
 def _encode_batched(encoder: Any, texts: list[str], batch_size: int) -> None:
@@ -271,8 +266,8 @@ def _worker(args: dict[str, Any]) -> dict[str, Any]:
         "load_rss_mb": load_rss,
         "peak_rss_mb": peak_rss,
         "sentences_per_second": len(texts) / batched_seconds,
-        "latency_ms_p50": _percentile(latencies, 0.50),
-        "latency_ms_p95": _percentile(latencies, 0.95),
+        "latency_ms_p50": float(np.percentile(latencies, 50)),
+        "latency_ms_p95": float(np.percentile(latencies, 95)),
         "latency_ms_mean": statistics.fmean(latencies),
         "energy_wh_per_1000": None,
         "energy_cpu_wh_per_1000": None,
@@ -281,7 +276,7 @@ def _worker(args: dict[str, Any]) -> dict[str, Any]:
         "energy_cpu_tdp_w": None,
         "energy_cpu_model": None,
         "energy_pass_seconds": None,
-        "cpu_model": _cpu_model(),
+        "cpu_model": cpu_model(),
         "load_average_1m": load_average,
     }
     if args["energy"]:

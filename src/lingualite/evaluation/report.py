@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from lingualite.evaluation.efficiency import cpu_model
 from lingualite.evaluation.encoders import Encoder, load_encoder
 from lingualite.evaluation.rendering import headline, write_markdown, write_plots
 from lingualite.io_utils import atomic_path, write_json
@@ -238,7 +239,7 @@ def run_report(
         "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(settings).items()},
         "environment": {
             "machine": platform.machine(),
-            "processor": _cpu_name(),
+            "processor": cpu_model() or "unknown",
             "python": platform.python_version(),
         },
         "created": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -247,13 +248,3 @@ def run_report(
     write_markdown(report, out / "results.md")
     write_plots(report, out)
     return report
-
-
-def _cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
