@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any, NoReturn
 
 import typer
@@ -52,3 +53,22 @@ def emit(result: dict[str, Any], title: str, as_json: bool) -> None:
             for name, row in value.items():
                 sub.add_row(name, *(_fmt(row.get(col, "")) for col in columns))
             console.print(sub)
+
+
+class _EchoHandler(logging.Handler):
+    """Log lines on stderr, looked up at each call so they print above a live progress bar."""
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+
+    def emit(self, record: logging.LogRecord) -> None:
+        typer.echo(f"{self.prefix}: {self.format(record)}", err=True)
+
+
+def echo_logs(logger_name: str, prefix: str) -> None:
+    """Show INFO lines of ``logger_name`` on stderr as ``prefix: message`` (once per process)."""
+    logger = logging.getLogger(logger_name)
+    if not any(isinstance(h, _EchoHandler) for h in logger.handlers):
+        logger.addHandler(_EchoHandler(prefix))
+        logger.setLevel(logging.INFO)

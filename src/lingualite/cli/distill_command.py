@@ -4,21 +4,13 @@
 from __future__ import annotations
 
 import json
-import logging
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, fail
-
-
-class _EchoHandler(logging.Handler):
-    """Log lines on stderr, looked up at each call so they print above a live progress bar."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        typer.echo(f"distill: {self.format(record)}", err=True)
+from lingualite.cli.common import USER_ERRORS, echo_logs, fail
 
 
 def distill(
@@ -75,12 +67,7 @@ def distill(
     from lingualite.distill import distill as run_distill
     from lingualite.distill import load_distill_config
 
-    logger = logging.getLogger("lingualite.distill")
-    if not any(isinstance(h, _EchoHandler) for h in logger.handlers):
-        handler = _EchoHandler()
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        logger.addHandler(handler)
-        logger.setLevel(logging.INFO)
+    echo_logs("lingualite.distill", "distill")
     try:
         result = run_distill(
             load_distill_config(config),

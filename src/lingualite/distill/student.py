@@ -7,7 +7,6 @@ safetensors), so anything that reads that format loads it without lingualite.
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -15,10 +14,10 @@ import torch
 from torch import nn
 from transformers import BertModel, PreTrainedTokenizerFast
 
-from lingualite.io_utils import atomic_path
 from lingualite.models.config import EncoderConfig
 from lingualite.models.dual_encoder import bert_config, mean_pool
 from lingualite.models.encoding import encode_batched
+from lingualite.models.export import save_encoder_folder
 
 
 class StudentEncoder(nn.Module):
@@ -67,29 +66,18 @@ def encode_with_student(
 
 def save_student(model: StudentEncoder, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:
     """Write ``path`` atomically as a sentence-transformers folder (safetensors only) and return it."""
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import Dense, Pooling, Transformer
+    from sentence_transformers.sentence_transformer.modules import Dense
 
-    path = Path(path)
-    with tempfile.TemporaryDirectory() as tmp:
-        model.bert.save_pretrained(tmp, safe_serialization=True)
-        tokenizer.save_pretrained(tmp)
-        modules: list[nn.Module] = [
-            Transformer(tmp, max_seq_length=model.cfg.max_seq_length),
-            Pooling(model.cfg.hidden_size, pooling_mode="mean"),
-        ]
-        if model.projection is not None:
-            modules.append(
-                Dense(
-                    model.cfg.hidden_size,
-                    model.output_dim,
-                    bias=True,
-                    activation_function=nn.Identity(),
-                    init_weight=model.projection.weight.detach().clone(),
-                    init_bias=model.projection.bias.detach().clone(),
-                )
+    extra: list[nn.Module] = []
+    if model.projection is not None:
+        extra.append(
+            Dense(
+                model.cfg.hidden_size,
+                model.output_dim,
+                bias=True,
+                activation_function=nn.Identity(),
+                init_weight=model.projection.weight.detach().clone(),
+                init_bias=model.projection.bias.detach().clone(),
             )
-        st_model = SentenceTransformer(modules=modules, device="cpu")
-        with atomic_path(path) as out:
-            st_model.save(str(out), safe_serialization=True)
-    return path
+        )
+    return save_encoder_folder(model.bert, tokenizer, path, model.cfg.max_seq_length, extra_modules=extra)

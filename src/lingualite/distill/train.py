@@ -28,8 +28,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
-import shutil
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,7 +38,7 @@ from typing import Any
 import numpy as np
 import torch
 import yaml
-from transformers import PreTrainedTokenizerFast, get_linear_schedule_with_warmup
+from transformers import get_linear_schedule_with_warmup
 
 from lingualite.data.batching import PairCollator
 from lingualite.distill.config import DistillConfig
@@ -54,6 +52,7 @@ from lingualite.distill.teacher import load_teacher
 from lingualite.distill.validation import DistillValidator, ValidationSet, load_validation_pairs
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_path, write_json
+from lingualite.models.export import export_into
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
 from lingualite.training.optimization import optimizer_step
@@ -322,24 +321,8 @@ def _distill(
     summary.setdefault("seconds", {})["train"] = round(seconds, 2)
     summary["steps_per_second"] = round((end - start) / max(seconds, 1e-9), 3)
     if end == total_steps:
-        _export_into(student, tokenizer, out)
+        export_into(out, lambda folder: save_student(student, tokenizer, folder))
         logger.info("exported the student to %s", out)
     summary["final_metrics"] = metrics
     write_json(out / "distill_summary.json", summary)
     return DistillResult(out, end, seconds, pairs_seen / max(seconds, 1e-9), metrics, initial, summary)
-
-
-def _export_into(student: StudentEncoder, tokenizer: PreTrainedTokenizerFast, out: Path) -> None:
-    """Write the sentence-transformers files into ``out`` itself: each finished file or folder is moved in by
-    a rename, ``modules.json`` (what makes the folder a model) last, so a crash never leaves a folder that
-    loads half-old, half-new modules without ``modules.json`` being the old one."""
-    staging = out / ".export"
-    shutil.rmtree(staging, ignore_errors=True)
-    save_student(student, tokenizer, staging)
-    items = sorted(staging.iterdir(), key=lambda p: p.name == "modules.json")
-    for item in items:
-        target = out / item.name
-        if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
-        os.replace(item, target)
-    staging.rmdir()

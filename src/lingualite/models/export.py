@@ -6,19 +6,29 @@ the result without lingualite. The generative head is training-only and stays in
 
 from __future__ import annotations
 
+import os
+import shutil
 import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from transformers import PreTrainedTokenizerFast
+from torch import nn
+from transformers import BertModel, PreTrainedTokenizerFast
 
 from lingualite.io_utils import atomic_path
 from lingualite.models.dual_encoder import DualEncoder
 
 
-def save_sentence_transformer(
-    model: DualEncoder, tokenizer: PreTrainedTokenizerFast, path: str | Path
+def save_encoder_folder(
+    bert: BertModel,
+    tokenizer: PreTrainedTokenizerFast,
+    path: str | Path,
+    max_seq_length: int,
+    pooling: tuple[str, ...] = ("mean",),
+    extra_modules: Sequence[nn.Module] = (),
 ) -> Path:
-    """Write ``path`` atomically as a sentence-transformers model folder and return it."""
+    """Write ``path`` atomically as a sentence-transformers folder: Transformer(``bert``) -> Pooling(``pooling``
+    modes, concatenated in that order) -> ``extra_modules`` (e.g. a Dense projection); safetensors only."""
     # Heavy imports, only when saving. sentence-transformers >= 6 moved the modules; older releases still work.
     from sentence_transformers import SentenceTransformer
 
@@ -29,11 +39,37 @@ def save_sentence_transformer(
 
     path = Path(path)
     with tempfile.TemporaryDirectory() as tmp:
-        model.bert.save_pretrained(tmp, safe_serialization=True)
+        bert.save_pretrained(tmp, safe_serialization=True)
         tokenizer.save_pretrained(tmp)
-        transformer = models.Transformer(tmp, max_seq_length=model.cfg.max_seq_length)
-        pooling = models.Pooling(model.cfg.hidden_size, pooling_mode="mean")
-        st_model = SentenceTransformer(modules=[transformer, pooling], device="cpu")
+        transformer = models.Transformer(tmp, max_seq_length=max_seq_length)
+        pooling_module = models.Pooling(
+            bert.config.hidden_size, pooling_mode=pooling[0] if len(pooling) == 1 else pooling
+        )
+        st_model = SentenceTransformer(modules=[transformer, pooling_module, *extra_modules], device="cpu")
         with atomic_path(path) as out:
             st_model.save(str(out), safe_serialization=True)
     return path
+
+
+def save_sentence_transformer(
+    model: DualEncoder, tokenizer: PreTrainedTokenizerFast, path: str | Path
+) -> Path:
+    """Write the dual encoder to ``path`` as a sentence-transformers folder (mean pooling) and return it."""
+    return save_encoder_folder(model.bert, tokenizer, path, model.cfg.max_seq_length)
+
+
+def export_into(out: Path, write: Callable[[Path], object]) -> None:
+    """Write a model's sentence-transformers files into the run folder ``out`` itself (``write(folder)`` saves
+    them into a fresh folder): each finished file or folder is moved in by a rename, ``modules.json`` (what
+    makes the folder a model) last, so a crash never leaves a folder whose ``modules.json`` describes
+    modules that are not all there."""
+    staging = out / ".export"
+    shutil.rmtree(staging, ignore_errors=True)
+    write(staging)
+    items = sorted(staging.iterdir(), key=lambda p: p.name == "modules.json")
+    for item in items:
+        target = out / item.name
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        os.replace(item, target)
+    staging.rmdir()

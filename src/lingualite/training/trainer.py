@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import shutil
 import sys
 import time
 from contextlib import nullcontext
@@ -31,7 +29,7 @@ from lingualite.io_utils import atomic_path
 from lingualite.losses.combined import CombinedLoss
 from lingualite.models.dual_encoder import DualEncoder
 from lingualite.models.encoding import encode_texts
-from lingualite.models.export import save_sentence_transformer
+from lingualite.models.export import export_into, save_sentence_transformer
 from lingualite.tokenization import load_tokenizer, train_tokenizer
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.config import TrainingConfig
@@ -238,20 +236,6 @@ def train(
             bar.update(task, completed=done)
     seconds = time.perf_counter() - t0
     if ctx.is_main and end == total_steps:
-        _export_into(model, tokenizer, out)
+        export_into(out, lambda folder: save_sentence_transformer(model, tokenizer, folder))
     ctx.barrier()
     return TrainResult(out, end, seconds, pairs_seen / max(seconds, 1e-9), metrics)
-
-
-def _export_into(model: DualEncoder, tokenizer: PreTrainedTokenizerFast, out: Path) -> None:
-    """Write the sentence-transformers files into ``out`` itself, each top-level file replaced by a rename
-    (a crash mid-way can leave a mix of old and new files, never a half-written one)."""
-    staging = out / ".export"
-    shutil.rmtree(staging, ignore_errors=True)
-    save_sentence_transformer(model, tokenizer, staging)
-    for item in staging.iterdir():
-        target = out / item.name
-        if target.is_dir():
-            shutil.rmtree(target)
-        os.replace(item, target)
-    staging.rmdir()
