@@ -37,6 +37,9 @@ _API = {
     "ReportSettings": "lingualite.evaluation.report",
     "load_distill_config": "lingualite.distill",
     "distill": "lingualite.distill",
+    "load_monolingual_config": "lingualite.monolingual",
+    "train_monolingual": "lingualite.monolingual",
+    "mine_pseudo_pairs": "lingualite.mining",
     "run_quickstart": "lingualite.quickstart",
 }
 

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import fail
+from lingualite.cli.common import USER_ERRORS, fail
 from lingualite.cli.distill_command import distill as distill_command
 from lingualite.cli.eval_commands import eval_app
 from lingualite.errors import LinguaLiteError
@@ -184,21 +184,52 @@ def tokenizer_train(
 @app.command()
 def train(
     config: Annotated[
-        str, typer.Option(help="YAML config file, or a shipped one: quickstart, paper.")
+        str, typer.Option(help="YAML config file, or a shipped one: quickstart, paper, monolingual.")
     ] = "quickstart",
     output: Annotated[Path, typer.Option(help="Run folder; ends as a sentence-transformers model.")] = Path(
         "runs/model"
     ),
     resume: Annotated[bool, typer.Option(help="Continue from the newest checkpoint in OUTPUT.")] = False,
-    max_steps: Annotated[int | None, typer.Option(help="Override optim.max_steps.")] = None,
+    max_steps: Annotated[int | None, typer.Option(help="Override optim.max_steps (parallel mode).")] = None,
     stop_after: Annotated[
-        int | None, typer.Option(help="Stop (with a checkpoint) after N steps; --resume goes on.")
+        int | None,
+        typer.Option(help="Stop (with a checkpoint) after N steps; --resume goes on (parallel mode)."),
     ] = None,
+    step_scale: Annotated[
+        float, typer.Option(help="Monolingual mode: multiply every stage's steps (0.1 = a quick look).")
+    ] = 1.0,
+    threads: Annotated[int | None, typer.Option(help="PyTorch CPU threads (monolingual mode).")] = None,
 ) -> None:
-    """Train the shared dual transformer on parallel pairs (UGT + alignment + similarity, paper 000).
+    """Train an encoder. Two modes, chosen by the config's `mode` key:
 
-    Works unchanged under `torchrun --nproc_per_node N` (DDP; gloo on CPU, nccl on GPU).
+    \b
+    parallel (default; configs quickstart, paper): the shared dual transformer of paper 000 on parallel
+      pairs (UGT + alignment + similarity). Works unchanged under `torchrun --nproc_per_node N` (DDP).
+    monolingual (config monolingual): paper 001 from monolingual documents only, each document used in one
+      language: sentence-context classification, then iterations of CSLS-mined pseudo pairs and coherence
+      regression. Writes stages.jsonl (mined-pair precision and XSR after each stage).
+
+    \b
+    Examples:
+      lingualite train --config quickstart --output runs/qs
+      lingualite train --config monolingual --output runs/monolingual
+      lingualite train --config monolingual --output runs/mono-try --step-scale 0.05
     """
+    from lingualite.monolingual.config import config_mode
+
+    try:
+        mode = config_mode(config)
+        if mode == "monolingual":
+            if max_steps is not None or stop_after is not None:
+                raise LinguaLiteError("--max-steps and --stop-after are for parallel mode; use --step-scale")
+            _train_monolingual(config, output, resume, step_scale, threads)
+            return
+        if step_scale != 1.0 or threads is not None:
+            raise LinguaLiteError(
+                "--step-scale and --threads are for monolingual mode (see the config's mode)"
+            )
+    except USER_ERRORS as exc:
+        fail(exc)
     from lingualite.training.config import load_training_config
     from lingualite.training.trainer import train as run_training
 
@@ -223,6 +254,26 @@ def train(
             }
         )
     )
+
+
+def _train_monolingual(
+    config: str, output: Path, resume: bool, step_scale: float, threads: int | None
+) -> None:
+    from lingualite.cli.common import echo_logs
+    from lingualite.monolingual import load_monolingual_config, train_monolingual
+
+    echo_logs("lingualite.monolingual", "monolingual")
+    result = train_monolingual(
+        load_monolingual_config(config),
+        output,
+        resume=resume,
+        progress=sys.stderr.isatty(),
+        threads=threads,
+        step_scale=step_scale,
+    )
+    final = result.iterations[-1] if result.iterations else {}
+    shown = {k: v for k, v in final.items() if "/" not in k}
+    typer.echo(json.dumps({"output": str(result.output_dir), "seconds": round(result.seconds, 1), **shown}))
 
 
 @app.command()

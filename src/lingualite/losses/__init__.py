@@ -1,7 +1,9 @@
-"""Training objectives of paper 000, one per module (Eq. 1-7)."""
+"""Training objectives, one per module: paper 000 (Eq. 1-7) and paper 001 (L_ml, L_cl)."""
 
 from lingualite.losses.alignment import SentenceAlignmentLoss
+from lingualite.losses.coherence_regression import CoherenceRegressionLoss
 from lingualite.losses.combined import GENERATIVE_LOSSES, CombinedLoss, ObjectiveConfig
+from lingualite.losses.context_classification import ContextClassificationLoss
 from lingualite.losses.mlm import MLMLoss
 from lingualite.losses.mlm_xtr import MLMXTRLoss
 from lingualite.losses.similarity import SentenceSimilarityLoss
@@ -11,7 +13,9 @@ from lingualite.losses.xtr import XTRLoss
 
 __all__ = [
     "GENERATIVE_LOSSES",
+    "CoherenceRegressionLoss",
     "CombinedLoss",
+    "ContextClassificationLoss",
     "MLMLoss",
     "MLMXTRLoss",
     "ObjectiveConfig",

@@ -102,4 +102,7 @@ def resolve_config_path(name_or_path: str | Path) -> Path:
 
 def load_training_config(name_or_path: str | Path) -> TrainingConfig:
     path = resolve_config_path(name_or_path)
-    return from_dict(TrainingConfig, load_yaml(path), str(path))
+    data = load_yaml(path)
+    if isinstance(data, dict) and data.get("mode") == "parallel":  # the default mode, said explicitly
+        data = {k: v for k, v in data.items() if k != "mode"}
+    return from_dict(TrainingConfig, data, str(path))

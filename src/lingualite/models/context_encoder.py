@@ -1,0 +1,70 @@
+"""The encoder of paper 001: a BERT-style transformer, mean-max pooling, and two linear heads.
+
+Enc(s) = [mean(H); max(H)] over the non-padding token states H (paper 001, Sec. 3). The classification head
+M scores sentence-context coherence (Sec. 3.1, p(y = 1 | x) = sigmoid(M(Enc(x)))); the regression head R
+predicts the coherence score (Sec. 3.2, L_cl). Both heads are linear on purpose ("we want our sentence encoder
+to capture more semantics") and are training-only: the export is Transformer -> Pooling(("mean", "max")).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from torch import nn
+from transformers import BertModel, PreTrainedTokenizerFast
+
+from lingualite.models.config import EncoderConfig
+from lingualite.models.dual_encoder import bert_config, mean_pool
+from lingualite.models.export import save_encoder_folder
+
+POOLING_MODES = {"mean": ("mean",), "mean_max": ("mean", "max")}
+
+
+def max_pool(states: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """Element-wise maximum over non-padding positions (sentence-transformers' ``max`` pooling)."""
+    return states.masked_fill(attention_mask.unsqueeze(-1) == 0, float("-inf")).max(dim=1).values
+
+
+def mean_max_pool(states: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """[mean(H); max(H)]: (B, T, d) -> (B, 2d)."""
+    return torch.cat([mean_pool(states, attention_mask), max_pool(states, attention_mask)], dim=-1)
+
+
+class ContextEncoder(nn.Module):
+    """Shared encoder for every language, with the classification and regression heads of paper 001."""
+
+    def __init__(self, cfg: EncoderConfig, pooling: str = "mean_max", pad_token_id: int = 0) -> None:
+        super().__init__()
+        cfg.validate()
+        if pooling not in POOLING_MODES:
+            raise ValueError(f"pooling must be one of {sorted(POOLING_MODES)}, got {pooling!r}")
+        self.cfg, self.pooling = cfg, pooling
+        config = bert_config(cfg, pad_token_id)
+        config._attn_implementation = "sdpa"  # PyTorch's fused attention kernels
+        self.bert = BertModel(config, add_pooling_layer=False)
+        self.output_dim = cfg.hidden_size * len(POOLING_MODES[pooling])
+        self.classifier = nn.Linear(self.output_dim, 1)
+        self.regressor = nn.Linear(self.output_dim, 1)
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """Sentence vectors Enc(x), exactly as the exported sentence-transformers folder computes them."""
+        states = self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        if self.pooling == "mean":
+            return mean_pool(states, attention_mask)
+        return mean_max_pool(states, attention_mask)
+
+    def classify(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """Coherence logits M(Enc(x)), shape (B,)."""
+        return self.classifier(self(input_ids, attention_mask)).squeeze(-1)
+
+    def regress(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """Predicted coherence scores R(Enc(c)), shape (B,)."""
+        return self.regressor(self(input_ids, attention_mask)).squeeze(-1)
+
+
+def save_context_encoder(model: ContextEncoder, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:
+    """Write ``path`` atomically as a sentence-transformers folder (safetensors; heads left out)."""
+    return save_encoder_folder(
+        model.bert, tokenizer, path, model.cfg.max_seq_length, pooling=POOLING_MODES[model.pooling]
+    )

@@ -1,0 +1,263 @@
+"""End to end on tiny documents: both stages run, log per stage, export a loadable model, resume cleanly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from lingualite.cli.main import app
+from lingualite.config_loading import from_dict
+from lingualite.errors import ConfigError, LinguaLiteError
+from lingualite.monolingual.config import MonolingualConfig, config_mode, load_monolingual_config
+from lingualite.monolingual.train import train_monolingual
+
+
+def tiny_config(
+    root: Path, classification_steps: int = 40, tokenizer: Path | None = None
+) -> MonolingualConfig:
+    return from_dict(
+        MonolingualConfig,
+        {
+            "data": {
+                "train_files": [str(root / "*" / "train.tsv")],
+                "valid_files": [str(root / "*" / "valid.tsv")],
+                "languages": ["en", "fr", "de"],
+                "max_sentences_per_language": None,
+                "valid_pairs": 40,
+            },
+            "tokenizer": {
+                "vocab_size": 80,
+                "sample_size": 3000,
+                "path": str(tokenizer) if tokenizer else None,
+            },
+            "model": {
+                "hidden_size": 32,
+                "num_layers": 1,
+                "num_heads": 2,
+                "ffn_size": 64,
+                "max_seq_length": 64,
+            },
+            "context": {"max_sentence_tokens": 16},
+            "classification": {"steps": classification_steps, "batch_size": 16, "lr": 3e-3},
+            "mining": {
+                "sample_size": 20,
+                "pool_size": 60,
+                "pairs_per_round": 30,
+                "target_pairs": 90,
+                "iterations": 2,
+            },  # fmt: skip
+            "regression": {"steps": 10, "batch_size": 16},
+        },
+        "test",
+    )
+
+
+@pytest.fixture(scope="module")
+def vocabulary(document_files: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One tokenizer for the runs that are compared weight by weight (Unigram training may break ties
+    differently from one run to the next)."""
+    from lingualite.tokenization import train_tokenizer
+    from lingualite.training.dataset import read_pairs
+
+    texts = read_pairs(sorted(document_files.glob("*/train.tsv"))).texts
+    folder = tmp_path_factory.mktemp("vocab")
+    train_tokenizer(texts, vocab_size=80, sample_size=3000).save_pretrained(str(folder))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def trained(document_files: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("run") / "mono"
+    train_monolingual(tiny_config(document_files, classification_steps=200), out, progress=False)
+    return out
+
+
+def test_every_stage_is_logged_with_precision_and_xsr(trained: Path) -> None:
+    rows = [json.loads(line) for line in (trained / "stages.jsonl").read_text().splitlines()]
+    assert [r["stage"] for r in rows] == ["initial", "classification", "iteration-1", "iteration-2"]
+    for row in rows:
+        assert 0 <= row["mined_precision"] <= 1 and 0 <= row["valid_xsr_p_at_1"] <= 1
+        assert {"valid_xsr_p_at_1/en-fr", "valid_xsr_p_at_1/en-de"} <= set(row)
+    for row in rows[2:]:
+        assert row["mined_pairs"] == 90 and set(row["mined_per_language_pair"]) <= {"en-fr", "en-de", "fr-de"}
+    summary = json.loads((trained / "monolingual_summary.json").read_text())
+    assert [r["stage"] for r in summary["iterations"]] == [r["stage"] for r in rows]
+
+
+def test_classification_learns(trained: Path) -> None:
+    records = [json.loads(line) for line in (trained / "metrics.jsonl").read_text().splitlines()]
+    cls = [r for r in records if r["stage"] == "classification"]
+    assert len(cls) == 10 and cls[-1]["loss"] < cls[0]["loss"] - 0.02  # random replacements become detectable
+
+
+def test_mined_pairs_are_distinct_and_index_the_corpus(trained: Path, document_files: Path) -> None:
+    from lingualite.models.context_encoder import ContextEncoder
+    from lingualite.models.encoding import encode_batched
+    from lingualite.monolingual.contexts import TokenizedCorpus
+    from lingualite.monolingual.documents import build_monolingual_corpus
+    from lingualite.tokenization import load_tokenizer
+    from lingualite.training.dataset import expand_files
+
+    cfg = tiny_config(document_files)
+    tokenizer = load_tokenizer(trained / "tokenizer")
+    corpus = build_monolingual_corpus(
+        expand_files(cfg.data.train_files, "t"), cfg.data.languages, seed=cfg.seed
+    )
+    data = TokenizedCorpus.build(corpus, tokenizer, cfg.context.max_sentence_tokens)
+    with np.load(trained / "mined" / "iteration-1.npz") as mined:
+        a, b, cosine = mined["a"], mined["b"], mined["cosine"]
+        assert len(set(zip(a.tolist(), b.tolist(), strict=True))) == len(a) == 90
+        assert np.array_equal(data.language[a], mined["lang_a"]) and np.array_equal(
+            data.language[b], mined["lang_b"]
+        )
+    # the saved coherence scores are the cosines of those very sentences under the classification-stage model
+    import dataclasses
+
+    from safetensors.torch import load_model
+
+    from lingualite.training.checkpoint import list_checkpoints
+
+    model = ContextEncoder(dataclasses.replace(cfg.model, vocab_size=len(tokenizer)), cfg.model.pooling)
+    load_model(
+        model, str(list_checkpoints(trained / "checkpoints" / "classification")[-1] / "model.safetensors")
+    )
+    length = cfg.context.max_sentence_tokens + 2
+    va = encode_batched(model, model, tokenizer, [data.texts[i] for i in a[:10]], model.output_dim, length)
+    vb = encode_batched(model, model, tokenizer, [data.texts[i] for i in b[:10]], model.output_dim, length)
+    expected = np.sum(va * vb, 1) / np.linalg.norm(va, axis=1) / np.linalg.norm(vb, axis=1)
+    np.testing.assert_allclose(cosine[:10], expected, atol=1e-4)
+
+
+def test_export_loads_in_sentence_transformers(trained: Path) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(str(trained), device="cpu")
+    vectors = model.encode(["the cat runs", "le chat court"])
+    assert vectors.shape == (2, 64)  # mean-max of width 32
+    assert not list(trained.glob("*.bin"))
+
+
+def _encoder_weights(folder: Path) -> dict:
+    """The exported weights, without BERT's pooler: transformers adds a freshly initialised one on loading,
+    which sentence-transformers never uses (it pools the token states)."""
+    from safetensors.torch import load_file
+
+    return {k: v for k, v in load_file(folder / "model.safetensors").items() if not k.startswith("pooler.")}
+
+
+def _assert_same(a: dict, b: dict) -> None:
+    import torch
+
+    assert a.keys() == b.keys()
+    for key in a:
+        torch.testing.assert_close(a[key], b[key], rtol=0, atol=0)
+
+
+def test_second_run_needs_resume_and_resume_of_a_finished_run_exports(
+    trained: Path, document_files: Path
+) -> None:
+    cfg = tiny_config(document_files, classification_steps=200)
+    with pytest.raises(LinguaLiteError, match="--resume"):
+        train_monolingual(cfg, trained, progress=False)
+    before = _encoder_weights(trained)
+    result = train_monolingual(cfg, trained, resume=True, progress=False)
+    _assert_same(_encoder_weights(trained), before)
+    assert [r["stage"] for r in result.iterations][-1] == "iteration-2"
+
+
+def test_resume_mid_stage_matches_an_uninterrupted_run(
+    document_files: Path, vocabulary: Path, tmp_path: Path
+) -> None:
+    cfg = tiny_config(document_files, tokenizer=vocabulary)
+    full = tmp_path / "full"
+    train_monolingual(cfg, full, progress=False)
+    # interrupt: drop the last stage's finished record and its final checkpoint, keep an earlier one
+    part = tmp_path / "part"
+    train_monolingual(cfg, part, progress=False)
+    rows = (part / "stages.jsonl").read_text().splitlines()
+    (part / "stages.jsonl").write_text("\n".join(rows[:-1]) + "\n")
+    ckpts = sorted((part / "checkpoints" / "iteration-2").iterdir())
+    assert len(ckpts) == 2
+    import shutil
+
+    shutil.rmtree(ckpts[-1])
+    (part / "model.safetensors").unlink()
+    train_monolingual(cfg, part, resume=True, progress=False)
+    _assert_same(_encoder_weights(part), _encoder_weights(full))
+
+
+def test_resume_at_a_stage_boundary_matches_an_uninterrupted_run(
+    document_files: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    cfg = tiny_config(document_files)
+    full, part = tmp_path / "full", tmp_path / "part"
+    train_monolingual(cfg, full, progress=False)
+    train_monolingual(cfg, part, progress=False)
+    # interrupt right after the classification stage: no iteration has begun
+    rows = (part / "stages.jsonl").read_text().splitlines()
+    (part / "stages.jsonl").write_text("\n".join(rows[:2]) + "\n")
+    for name in ("iteration-1", "iteration-2"):
+        shutil.rmtree(part / "checkpoints" / name)
+        (part / "mined" / f"{name}.npz").unlink()
+    train_monolingual(cfg, part, resume=True, progress=False)
+    _assert_same(_encoder_weights(part), _encoder_weights(full))
+
+
+def test_mined_pairs_of_another_corpus_are_refused(document_files: Path, tmp_path: Path) -> None:
+    cfg = tiny_config(document_files)
+    out = tmp_path / "run"
+    train_monolingual(cfg, out, progress=False)
+    (out / "stages.jsonl").write_text("\n".join((out / "stages.jsonl").read_text().splitlines()[:2]) + "\n")
+    import shutil
+
+    for name in ("iteration-1", "iteration-2"):
+        shutil.rmtree(out / "checkpoints" / name)
+    cfg.data.languages = ["en", "fr"]  # other documents, other sentence indices
+    with pytest.raises(LinguaLiteError, match="mined for another corpus"):
+        train_monolingual(cfg, out, resume=True, progress=False)
+
+
+def test_cli_dispatches_on_mode(document_files: Path, tmp_path: Path) -> None:
+    cfg = tiny_config(document_files).to_dict()
+    cfg["classification"]["steps"] = 5
+    cfg["mining"]["iterations"] = 1
+    path = tmp_path / "mono.yaml"
+    import yaml
+
+    path.write_text(yaml.safe_dump(cfg))
+    result = CliRunner().invoke(app, ["train", "--config", str(path), "--output", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    line = json.loads(result.stdout.strip().splitlines()[-1])
+    assert line["stage"] == "iteration-1" and "valid_xsr_p_at_1" in line
+    wrong = CliRunner().invoke(
+        app, ["train", "--config", str(path), "--output", str(tmp_path / "o2"), "--max-steps", "3"]
+    )
+    assert wrong.exit_code == 2 and "--step-scale" in wrong.output
+
+
+def test_shipped_config_and_bad_values(tmp_path: Path) -> None:
+    cfg = load_monolingual_config("monolingual")
+    assert cfg.model.pooling == "mean_max" and cfg.mining.iterations == 3
+    assert config_mode("monolingual") == "monolingual" and config_mode("quickstart") == "parallel"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("mode: monolingual\ncontext:\n  window: 0\n")
+    with pytest.raises(ConfigError, match="context.window"):
+        load_monolingual_config(bad)
+    bad.write_text("mode: monolingual\ncontext:\n  window: 2\n")  # 5 x 40 + 2 tokens > 128
+    with pytest.raises(ConfigError, match="must hold the whole context"):
+        load_monolingual_config(bad)
+    bad.write_text("mode: monolingual\ndata:\n  languages: [fr, de]\nmining:\n  language_pairs: english\n")
+    with pytest.raises(ConfigError, match="needs 'en'"):
+        load_monolingual_config(bad)
+    bad.write_text("mode: monolingual\nmining:\n  sample_size: 5000\n  pool_size: 100\n")
+    with pytest.raises(ConfigError, match="pool_size"):
+        load_monolingual_config(bad)
+    bad.write_text("mode: nonsense\n")
+    with pytest.raises(ConfigError, match="mode must be"):
+        config_mode(bad)
