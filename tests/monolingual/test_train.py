@@ -261,3 +261,15 @@ def test_shipped_config_and_bad_values(tmp_path: Path) -> None:
     bad.write_text("mode: nonsense\n")
     with pytest.raises(ConfigError, match="mode must be"):
         config_mode(bad)
+
+
+def test_alignment_extension_is_logged_and_off_by_default(document_files: Path, tmp_path: Path) -> None:
+    cfg = tiny_config(document_files)
+    assert load_monolingual_config("monolingual").regression.alignment_weight == 0.0  # the paper by default
+    cfg.classification.steps = 5
+    cfg.mining.iterations = 1
+    cfg.regression.alignment_weight = 1.0
+    train_monolingual(cfg, tmp_path / "aligned", progress=False)
+    records = [json.loads(line) for line in (tmp_path / "aligned" / "metrics.jsonl").read_text().splitlines()]
+    regression = [r for r in records if r["stage"] == "iteration-1"]
+    assert regression and all(r["alignment_loss"] > 0 for r in regression)

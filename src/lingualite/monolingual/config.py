@@ -142,13 +142,22 @@ class RegressionConfig(StageOptimConfig):
     :param mined_share: share of examples whose t is a mined pseudo-parallel partner; the rest are, half and
         half, t = s itself (score 1) and a random sentence (its cosine): the same definition of the score,
         which keeps the regression from collapsing onto the narrow range of mined-pair scores.
+    :param alignment_weight: BEYOND paper 001 (0 = the paper): add this weight times an in-batch
+        contrastive loss on ``batch_size`` mined pairs encoded as single sentences (paper 000's sentence
+        alignment loss, Eq. 5, with scaled cosine), which pulls mined partners together directly instead of
+        only through their contexts: self-training on the pseudo-parallel pairs.
+    :param alignment_scale: the cosine scale of that loss.
     """
 
     mined_share: float = 0.5
     steps: int = 500
+    alignment_weight: float = 0.0
+    alignment_scale: float = 20.0
 
     def validate(self) -> None:
         super().validate()
+        if self.alignment_weight < 0 or self.alignment_scale <= 0:
+            raise ConfigError("regression.alignment_weight must be >= 0 and regression.alignment_scale > 0")
         if not 0 < self.mined_share <= 1:
             raise ConfigError(f"regression.mined_share must be in (0, 1], got {self.mined_share}")
 

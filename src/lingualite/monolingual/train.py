@@ -40,14 +40,21 @@ from lingualite.distill.validation import load_validation_pairs
 from lingualite.errors import LinguaLiteError
 from lingualite.evaluation.retrieval import normalize_rows, xsr_scores
 from lingualite.io_utils import atomic_path, write_json
+from lingualite.losses.alignment import SentenceAlignmentLoss
 from lingualite.losses.coherence_regression import CoherenceRegressionLoss
 from lingualite.losses.context_classification import ContextClassificationLoss
 from lingualite.mining.pseudo_pairs import MinedPairs, mine_pseudo_pairs, mining_precision
 from lingualite.models.context_encoder import ContextEncoder, save_context_encoder
+from lingualite.models.dual_encoder import EncoderOutput
 from lingualite.models.encoding import encode_batched
 from lingualite.models.export import export_into
 from lingualite.monolingual.config import MonolingualConfig, StageOptimConfig
-from lingualite.monolingual.contexts import ContextExamples, TokenizedCorpus, classification_examples
+from lingualite.monolingual.contexts import (
+    ContextExamples,
+    TokenizedCorpus,
+    classification_examples,
+    pad_batch,
+)
 from lingualite.monolingual.documents import MonolingualCorpus, build_monolingual_corpus
 from lingualite.tokenization import load_tokenizer, train_tokenizer
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
@@ -426,6 +433,25 @@ def _append(path: Path, row: dict[str, Any]) -> None:
         fh.write(json.dumps(row) + "\n")
 
 
+def _alignment_loss(
+    model: ContextEncoder,
+    loss_fn: SentenceAlignmentLoss,
+    data: TokenizedCorpus,
+    mined: MinedPairs,
+    batch_size: int,
+    rng: np.random.Generator,
+    cfg: MonolingualConfig,
+) -> torch.Tensor:
+    """Beyond paper 001 (``regression.alignment_weight``): each of ``batch_size`` mined pairs must pick its
+    partner among the batch's, both directions (paper 000, Eq. 5), on single-sentence vectors."""
+    rows = rng.choice(len(mined), size=min(batch_size, len(mined)), replace=False)
+    inputs = [data.sentence_input(int(i)) for i in mined.a[rows]] + [
+        data.sentence_input(int(i)) for i in mined.b[rows]
+    ]
+    ids, mask = pad_batch(inputs, data.pad_id, cfg.context.max_sentence_tokens + 2)
+    return loss_fn(EncoderOutput(embeddings=model(ids, mask), site_log_probs=None), None)
+
+
 def _run_stage(
     cfg: MonolingualConfig,
     name: str,
@@ -456,6 +482,10 @@ def _run_stage(
     save_every = max(1, math.ceil(steps / 4))
     window, max_len = cfg.context.window, cfg.model.max_seq_length
     same_language = cfg.context.negatives == "same_language"
+    align_fn = None
+    if not classify and cfg.regression.alignment_weight > 0:
+        align_fn = SentenceAlignmentLoss("cosine", cfg.regression.alignment_scale)
+    aligned: list[float] = []
     model.train()
     running: list[float] = []
     with progress_bar(name, progress) as bar:
@@ -472,6 +502,11 @@ def _run_stage(
             ids, mask, target = batch.tensors(data, window, max_len)
             predicted = model.classify(ids, mask) if classify else model.regress(ids, mask)
             loss = loss_fn(predicted, target)
+            if align_fn is not None:
+                assert mined is not None
+                alignment = _alignment_loss(model, align_fn, data, mined, optim_cfg.batch_size, rng, cfg)
+                aligned.append(alignment.item())
+                loss = loss + cfg.regression.alignment_weight * alignment
             value = loss.item()
             if not math.isfinite(value):
                 raise LinguaLiteError(
@@ -485,7 +520,10 @@ def _run_stage(
                 record: dict[str, Any] = {"stage": name, "step": done, "loss": float(np.mean(running))}
                 if classify:
                     record["accuracy"] = float(((predicted.detach() > 0).float() == target).float().mean())
+                if aligned:
+                    record["alignment_loss"] = float(np.mean(aligned))
                 running.clear()
+                aligned.clear()
                 _append(log_path, record)
                 bar.update(task, info=f"loss={record['loss']:.4f}")
             if done % save_every == 0 or done == steps:
