@@ -111,3 +111,7 @@ def test_regression_examples_mix_mined_self_and_random() -> None:
         batch.center[rest & ~same], batch.middle[rest & ~same], batch.target[rest & ~same], strict=True
     ):
         assert t == pytest.approx(float(vectors[c - 30] @ vectors[m - 30]), abs=1e-6)
+
+    zero = regression_examples(mined, pool, vectors, 200, 0.5, np.random.default_rng(0), random_score="zero")
+    random_rows = (zero.center >= 30) & (zero.center != zero.middle)
+    assert random_rows.any() and np.all(zero.target[random_rows] == 0.0)

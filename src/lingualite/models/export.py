@@ -14,6 +14,7 @@ from pathlib import Path
 
 from torch import nn
 from transformers import BertModel, PreTrainedTokenizerFast
+from transformers.utils import logging as hf_logging
 
 from lingualite.io_utils import atomic_path
 from lingualite.models.dual_encoder import DualEncoder
@@ -41,7 +42,14 @@ def save_encoder_folder(
     with tempfile.TemporaryDirectory() as tmp:
         bert.save_pretrained(tmp, safe_serialization=True)
         tokenizer.save_pretrained(tmp)
-        transformer = models.Transformer(tmp, max_seq_length=max_seq_length)
+        # Our encoders have no BERT pooler; transformers adds a fresh one on loading (sentence-transformers
+        # never uses it: it pools token states) and reports it as missing: not news for the user.
+        verbosity = hf_logging.get_verbosity()
+        hf_logging.set_verbosity_error()
+        try:
+            transformer = models.Transformer(tmp, max_seq_length=max_seq_length)
+        finally:
+            hf_logging.set_verbosity(verbosity)
         pooling_module = models.Pooling(
             bert.config.hidden_size, pooling_mode=pooling[0] if len(pooling) == 1 else pooling
         )

@@ -142,6 +142,8 @@ class RegressionConfig(StageOptimConfig):
     :param mined_share: share of examples whose t is a mined pseudo-parallel partner; the rest are, half and
         half, t = s itself (score 1) and a random sentence (its cosine): the same definition of the score,
         which keeps the regression from collapsing onto the narrow range of mined-pair scores.
+    :param random_score: the target of a random swap: ``cosine`` (the paper's definition of the score) or
+        ``zero`` (stage 1's label for a random replacement: keeps the heads discriminating).
     :param alignment_weight: BEYOND paper 001 (0 = the paper): add this weight times an in-batch
         contrastive loss on ``batch_size`` mined pairs encoded as single sentences (paper 000's sentence
         alignment loss, Eq. 5, with scaled cosine), which pulls mined partners together directly instead of
@@ -151,6 +153,7 @@ class RegressionConfig(StageOptimConfig):
 
     mined_share: float = 0.5
     steps: int = 500
+    random_score: Literal["cosine", "zero"] = "cosine"
     alignment_weight: float = 0.0
     alignment_scale: float = 20.0
 

@@ -53,8 +53,8 @@ class TokenizedCorpus:
                 language.extend([li] * n)
                 start.extend([first] * n)
                 end.extend([first + n] * n)
-        encoded = tokenizer(texts, add_special_tokens=False)["input_ids"]
-        ids = RaggedIds.from_lists([x[:max_sentence_tokens] for x in encoded])
+        encoded = tokenizer(texts, add_special_tokens=False, truncation=True, max_length=max_sentence_tokens)
+        ids = RaggedIds.from_lists(encoded["input_ids"])
         return cls(
             ids,
             texts,

@@ -173,6 +173,7 @@ def regression_examples(
     batch_size: int,
     mined_share: float,
     rng: np.random.Generator,
+    random_score: str = "cosine",
 ) -> ContextExamples:
     """One batch of coherence-regression examples (paper 001, Sec. 3.2): ``middle`` replaces ``center`` and the
     target is cos(Enc(middle), Enc(center)) from the mining step. A share ``mined_share`` are mined partners
@@ -190,6 +191,8 @@ def regression_examples(
     rand_c = rng.integers(0, len(pool_indices), size=n_random)
     rand_m = rng.integers(0, len(pool_indices), size=n_random)
     rand_score = np.sum(pool_vectors[rand_c] * pool_vectors[rand_m], axis=1)
+    if random_score == "zero":
+        rand_score = np.where(rand_c == rand_m, 1.0, 0.0)
     return ContextExamples(
         np.concatenate([center, pool_indices[self_pos], pool_indices[rand_c]]),
         np.concatenate([middle, pool_indices[self_pos], pool_indices[rand_m]]),
@@ -497,7 +500,13 @@ def _run_stage(
             else:
                 assert mined is not None and pool_indices is not None and pool_vectors is not None
                 batch = regression_examples(
-                    mined, pool_indices, pool_vectors, optim_cfg.batch_size, cfg.regression.mined_share, rng
+                    mined,
+                    pool_indices,
+                    pool_vectors,
+                    optim_cfg.batch_size,
+                    cfg.regression.mined_share,
+                    rng,
+                    cfg.regression.random_score,
                 )
             ids, mask, target = batch.tensors(data, window, max_len)
             predicted = model.classify(ids, mask) if classify else model.regress(ids, mask)
