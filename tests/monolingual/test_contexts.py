@@ -30,6 +30,7 @@ def test_sentences_are_in_document_order_with_their_bounds(corpus: TokenizedCorp
     assert list(corpus.doc_start[:6]) == [0, 0, 0, 0, 4, 4]
     assert list(corpus.doc_end[:6]) == [4, 4, 4, 4, 6, 6]
     assert list(corpus.language) == [0] * 6 + [1] * 3
+    assert list(corpus.indices_of(0)) == list(range(6)) and list(corpus.indices_of(1)) == [6, 7, 8]
 
 
 def _ids(corpus: TokenizedCorpus, *sentences: int) -> list[int]:

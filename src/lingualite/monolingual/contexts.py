@@ -71,7 +71,9 @@ class TokenizedCorpus:
         return len(self.texts)
 
     def indices_of(self, language: int) -> np.ndarray:
-        return np.flatnonzero(self.language == language)
+        """Sentence indices of one language: a contiguous range, as :meth:`build` stores languages in turn."""
+        lo, hi = np.searchsorted(self.language, [language, language + 1])
+        return np.arange(lo, hi)
 
     def context_input(self, center: int, middle: int, window: int) -> np.ndarray:
         """``[CLS] C_k^-(s_center) s_middle C_k^+(s_center) [SEP]`` as one id array."""
