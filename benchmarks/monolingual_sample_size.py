@@ -70,7 +70,7 @@ def precision_at_mining_time(run: Path, sizes: list[int]) -> dict[int, float]:
 
     from lingualite.models.context_encoder import ContextEncoder
     from lingualite.monolingual import load_monolingual_config
-    from lingualite.monolingual.train import StageEvaluator
+    from lingualite.monolingual.validation import StageEvaluator
     from lingualite.tokenization import load_tokenizer
     from lingualite.training.checkpoint import list_checkpoints
 

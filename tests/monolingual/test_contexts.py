@@ -78,7 +78,7 @@ def test_pad_batch_keeps_the_final_sep() -> None:
 
 def test_regression_examples_mix_mined_self_and_random() -> None:
     from lingualite.mining.pseudo_pairs import MinedPairs
-    from lingualite.monolingual.train import regression_examples
+    from lingualite.monolingual.iteration import regression_examples
 
     mined = MinedPairs(
         a=np.array([10, 11]),

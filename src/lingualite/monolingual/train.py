@@ -20,7 +20,6 @@ with its mined pairs saved before its first step (``mined/<stage>.npz``), so ``-
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import logging
 import math
@@ -36,26 +35,30 @@ import yaml
 from safetensors.torch import load_model
 from transformers import PreTrainedTokenizerFast, get_linear_schedule_with_warmup
 
-from lingualite.distill.validation import load_validation_pairs
 from lingualite.errors import LinguaLiteError
-from lingualite.evaluation.retrieval import normalize_rows, xsr_scores
 from lingualite.io_utils import atomic_path, write_json
 from lingualite.losses.alignment import SentenceAlignmentLoss
 from lingualite.losses.coherence_regression import CoherenceRegressionLoss
 from lingualite.losses.context_classification import ContextClassificationLoss
-from lingualite.mining.pseudo_pairs import MinedPairs, mine_pseudo_pairs, mining_precision
+from lingualite.mining.pseudo_pairs import MinedPairs
 from lingualite.models.context_encoder import ContextEncoder, save_context_encoder
-from lingualite.models.dual_encoder import EncoderOutput
-from lingualite.models.encoding import encode_batched
 from lingualite.models.export import export_into
 from lingualite.monolingual.config import MonolingualConfig, StageOptimConfig
 from lingualite.monolingual.contexts import (
-    ContextExamples,
     TokenizedCorpus,
     classification_examples,
-    pad_batch,
 )
 from lingualite.monolingual.documents import MonolingualCorpus, build_monolingual_corpus
+from lingualite.monolingual.iteration import (
+    alignment_loss,
+    corpus_fingerprint,
+    load_mined,
+    mine_iteration,
+    mined_summary,
+    regression_examples,
+    save_mined,
+)
+from lingualite.monolingual.validation import StageEvaluator
 from lingualite.tokenization import load_tokenizer, train_tokenizer
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.dataset import expand_files
@@ -95,170 +98,6 @@ def _prepare_tokenizer(
     with atomic_path(folder) as tmp:
         tokenizer.save_pretrained(str(tmp))
     return tokenizer
-
-
-class StageEvaluator:
-    """After each stage: the mining rule's precision on gold pairs, and validation XSR P@1 (nn, cosine)."""
-
-    def __init__(self, cfg: MonolingualConfig, tokenizer: PreTrainedTokenizerFast) -> None:
-        self.cfg, self.tokenizer = cfg, tokenizer
-        self.sets: list[tuple[str, list[str], list[str]]] = []
-        if cfg.data.valid_pairs > 0 and cfg.data.valid_files:
-            files = expand_files(cfg.data.valid_files, "validation")
-            self.sets = load_validation_pairs(files, cfg.data.valid_pairs, cfg.seed)
-
-    def encode(self, model: ContextEncoder, texts: list[str]) -> np.ndarray:
-        length = self.cfg.context.max_sentence_tokens + 2
-        return encode_batched(model, model, self.tokenizer, texts, model.output_dim, length)
-
-    def __call__(self, model: ContextEncoder, sample_size: int | None = None) -> dict[str, float]:
-        metrics: dict[str, float] = {}
-        m = self.cfg.mining
-        precisions, p1 = [], []
-        for name, src, tgt in self.sets:
-            a, b = self.encode(model, src), self.encode(model, tgt)
-            score = xsr_scores(a, b)["p_at_1"]
-            rng = np.random.default_rng(self.cfg.seed)
-            precision = mining_precision(a, b, sample_size or m.sample_size, m.csls_k, m.pairs_per_round, rng)
-            metrics[f"valid_xsr_p_at_1/{name}"] = score
-            metrics[f"mined_precision/{name}"] = precision
-            p1.append(score)
-            precisions.append(precision)
-        if self.sets:
-            metrics["valid_xsr_p_at_1"] = float(np.mean(p1))
-            metrics["mined_precision"] = float(np.mean(precisions))
-            # the m the gold precision really used: at most the number of gold pairs per file
-            metrics["mined_precision_m"] = min(
-                sample_size or m.sample_size, min(len(s) for _, s, _ in self.sets)
-            )
-        return metrics
-
-    def texts(self) -> set[str]:
-        return {t for _, src, tgt in self.sets for t in (*src, *tgt)}
-
-
-def _mine(
-    cfg: MonolingualConfig,
-    model: ContextEncoder,
-    corpus: TokenizedCorpus,
-    evaluator: StageEvaluator,
-    stage_index: int,
-) -> tuple[MinedPairs, np.ndarray, np.ndarray]:
-    """Encode a seeded sample of each language and mine pseudo-parallel pairs among them.
-
-    Returns the pairs, plus the encoded sentence indices and their unit vectors (for random replacements)."""
-    m = cfg.mining
-    rng = np.random.default_rng([cfg.seed, stage_index, 1])
-    pools: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    all_indices, all_vectors = [], []
-    for li in range(len(corpus.languages)):
-        indices = corpus.indices_of(li)
-        if len(indices) > m.pool_size:
-            indices = np.sort(rng.choice(indices, size=m.pool_size, replace=False))
-        vectors = normalize_rows(evaluator.encode(model, [corpus.texts[i] for i in indices]))
-        pools[li] = (indices, vectors)
-        all_indices.append(indices)
-        all_vectors.append(vectors)
-    english = (
-        corpus.languages.index("en") if m.language_pairs == "english" and "en" in corpus.languages else None
-    )
-    mined = mine_pseudo_pairs(pools, m.sample_size, m.csls_k, m.pairs_per_round, m.target_pairs, rng, english)
-    return mined, np.concatenate(all_indices), np.concatenate(all_vectors)
-
-
-def regression_examples(
-    mined: MinedPairs,
-    pool_indices: np.ndarray,
-    pool_vectors: np.ndarray,
-    batch_size: int,
-    mined_share: float,
-    rng: np.random.Generator,
-    random_score: str = "cosine",
-) -> ContextExamples:
-    """One batch of coherence-regression examples (paper 001, Sec. 3.2): ``middle`` replaces ``center`` and the
-    target is cos(Enc(middle), Enc(center)) from the mining step. A share ``mined_share`` are mined partners
-    (either direction of a pair); the rest, half each, are the center itself (score 1) and a random encoded
-    sentence of any language (its cosine)."""
-    n_mined = max(1, round(batch_size * mined_share)) if len(mined) else 0
-    n_self = (batch_size - n_mined) // 2
-    n_random = batch_size - n_mined - n_self
-    rows = rng.integers(0, len(mined), size=n_mined) if n_mined else np.zeros(0, np.int64)
-    flip = rng.random(n_mined) < 0.5
-    center = np.where(flip, mined.b[rows], mined.a[rows])
-    middle = np.where(flip, mined.a[rows], mined.b[rows])
-    target = mined.cosine[rows].astype(np.float32)
-    self_pos = rng.integers(0, len(pool_indices), size=n_self)
-    rand_c = rng.integers(0, len(pool_indices), size=n_random)
-    rand_m = rng.integers(0, len(pool_indices), size=n_random)
-    rand_score = np.sum(pool_vectors[rand_c] * pool_vectors[rand_m], axis=1)
-    if random_score == "zero":
-        rand_score = np.where(rand_c == rand_m, 1.0, 0.0)
-    return ContextExamples(
-        np.concatenate([center, pool_indices[self_pos], pool_indices[rand_c]]),
-        np.concatenate([middle, pool_indices[self_pos], pool_indices[rand_m]]),
-        np.concatenate([target, np.ones(n_self, np.float32), rand_score.astype(np.float32)]),
-    )
-
-
-def corpus_fingerprint(data: TokenizedCorpus) -> str:
-    """What mined pairs' sentence indices refer to: the languages and every sentence, in order."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update("\0".join(data.languages).encode())
-    for text in data.texts:
-        digest.update(text.encode("utf-8") + b"\0")
-    return digest.hexdigest()
-
-
-def _save_mined(
-    path: Path, mined: MinedPairs, pool_indices: np.ndarray, pool_vectors: np.ndarray, fingerprint: str
-) -> None:
-    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-        np.savez(
-            fh,
-            corpus=np.asarray(fingerprint),
-            a=mined.a,
-            b=mined.b,
-            lang_a=mined.lang_a,
-            lang_b=mined.lang_b,
-            csls=mined.csls,
-            cosine=mined.cosine,
-            rounds=np.asarray(mined.rounds),
-            pool_indices=pool_indices,
-            pool_vectors=pool_vectors,
-        )
-
-
-def _load_mined(path: Path, fingerprint: str) -> tuple[MinedPairs, np.ndarray, np.ndarray]:
-    with np.load(path, allow_pickle=False) as data:
-        if "corpus" not in data or str(data["corpus"]) != fingerprint:
-            raise LinguaLiteError(
-                f"{path}: mined for another corpus (data files, languages or caps changed); "
-                "resume with the run's own config, or start a new --output"
-            )
-        mined = MinedPairs(
-            data["a"],
-            data["b"],
-            data["lang_a"],
-            data["lang_b"],
-            data["csls"],
-            data["cosine"],
-            int(data["rounds"]),
-        )
-        return mined, data["pool_indices"], data["pool_vectors"]
-
-
-def _mined_summary(mined: MinedPairs, corpus: TokenizedCorpus) -> dict[str, Any]:
-    langs = corpus.languages
-    per_pair: dict[str, int] = {}
-    for la, lb in zip(mined.lang_a, mined.lang_b, strict=True):
-        key = f"{langs[la]}-{langs[lb]}"
-        per_pair[key] = per_pair.get(key, 0) + 1
-    return {
-        "mined_pairs": len(mined),
-        "mining_rounds": mined.rounds,
-        "mined_cosine_mean": round(float(np.mean(mined.cosine)), 4) if len(mined) else None,
-        "mined_per_language_pair": per_pair,
-    }
 
 
 def train_monolingual(
@@ -371,9 +210,9 @@ def _train(
             mined_path = out / "mined" / f"{name}.npz"
             t0 = time.perf_counter()
             if mined_path.exists():
-                mined, pool_indices, pool_vectors = _load_mined(mined_path, fingerprint)
+                mined, pool_indices, pool_vectors = load_mined(mined_path, fingerprint)
             else:
-                mined, pool_indices, pool_vectors = _mine(cfg, model, data, evaluator, index)
+                mined, pool_indices, pool_vectors = mine_iteration(cfg, model, data, evaluator, index)
                 if len(mined) < cfg.mining.target_pairs:
                     logger.warning(
                         "%s: mining stopped at %d of %d pairs after %d rounds (the pools hold too few new pairs)",
@@ -382,8 +221,8 @@ def _train(
                         cfg.mining.target_pairs,
                         mined.rounds,
                     )
-                _save_mined(mined_path, mined, pool_indices, pool_vectors, fingerprint)
-            row.update(_mined_summary(mined, data))
+                save_mined(mined_path, mined, pool_indices, pool_vectors, fingerprint)
+            row.update(mined_summary(mined, data))
             row["mining_seconds"] = round(time.perf_counter() - t0, 1)
             if len(mined) == 0:
                 raise LinguaLiteError(
@@ -434,25 +273,6 @@ def _train(
 def _append(path: Path, row: dict[str, Any]) -> None:
     with path.open("a") as fh:
         fh.write(json.dumps(row) + "\n")
-
-
-def _alignment_loss(
-    model: ContextEncoder,
-    loss_fn: SentenceAlignmentLoss,
-    data: TokenizedCorpus,
-    mined: MinedPairs,
-    batch_size: int,
-    rng: np.random.Generator,
-    cfg: MonolingualConfig,
-) -> torch.Tensor:
-    """Beyond paper 001 (``regression.alignment_weight``): each of ``batch_size`` mined pairs must pick its
-    partner among the batch's, both directions (paper 000, Eq. 5), on single-sentence vectors."""
-    rows = rng.choice(len(mined), size=min(batch_size, len(mined)), replace=False)
-    inputs = [data.sentence_input(int(i)) for i in mined.a[rows]] + [
-        data.sentence_input(int(i)) for i in mined.b[rows]
-    ]
-    ids, mask = pad_batch(inputs, data.pad_id, cfg.context.max_sentence_tokens + 2)
-    return loss_fn(EncoderOutput(embeddings=model(ids, mask), site_log_probs=None), None)
 
 
 def _run_stage(
@@ -513,7 +333,7 @@ def _run_stage(
             loss = loss_fn(predicted, target)
             if align_fn is not None:
                 assert mined is not None
-                alignment = _alignment_loss(model, align_fn, data, mined, optim_cfg.batch_size, rng, cfg)
+                alignment = alignment_loss(model, align_fn, data, mined, optim_cfg.batch_size, rng, cfg)
                 aligned.append(alignment.item())
                 loss = loss + cfg.regression.alignment_weight * alignment
             value = loss.item()

@@ -1,0 +1,169 @@
+"""One coherence-regression iteration's data (paper 001, Sec. 3.2): mine pseudo-parallel pairs with the current
+encoder, build regression batches from them, keep them on disk for an exact resume.
+
+Mined pairs index sentences of a :class:`TokenizedCorpus`; :func:`corpus_fingerprint` ties a saved file to
+the corpus it indexes, so a resume over other data is refused instead of silently pairing other sentences.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from lingualite.errors import LinguaLiteError
+from lingualite.evaluation.retrieval import normalize_rows
+from lingualite.io_utils import atomic_path
+from lingualite.losses.alignment import SentenceAlignmentLoss
+from lingualite.mining.pseudo_pairs import MinedPairs, mine_pseudo_pairs
+from lingualite.models.context_encoder import ContextEncoder
+from lingualite.models.dual_encoder import EncoderOutput
+from lingualite.monolingual.config import MonolingualConfig
+from lingualite.monolingual.contexts import ContextExamples, TokenizedCorpus, pad_batch
+from lingualite.monolingual.validation import StageEvaluator
+
+
+def mine_iteration(
+    cfg: MonolingualConfig,
+    model: ContextEncoder,
+    corpus: TokenizedCorpus,
+    evaluator: StageEvaluator,
+    stage_index: int,
+) -> tuple[MinedPairs, np.ndarray, np.ndarray]:
+    """Encode a seeded sample of each language and mine pseudo-parallel pairs among them.
+
+    Returns the pairs, plus the encoded sentence indices and their unit vectors (for random replacements)."""
+    m = cfg.mining
+    rng = np.random.default_rng([cfg.seed, stage_index, 1])
+    pools: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    all_indices, all_vectors = [], []
+    for li in range(len(corpus.languages)):
+        indices = corpus.indices_of(li)
+        if len(indices) > m.pool_size:
+            indices = np.sort(rng.choice(indices, size=m.pool_size, replace=False))
+        vectors = normalize_rows(evaluator.encode(model, [corpus.texts[i] for i in indices]))
+        pools[li] = (indices, vectors)
+        all_indices.append(indices)
+        all_vectors.append(vectors)
+    english = (
+        corpus.languages.index("en") if m.language_pairs == "english" and "en" in corpus.languages else None
+    )
+    mined = mine_pseudo_pairs(pools, m.sample_size, m.csls_k, m.pairs_per_round, m.target_pairs, rng, english)
+    return mined, np.concatenate(all_indices), np.concatenate(all_vectors)
+
+
+def regression_examples(
+    mined: MinedPairs,
+    pool_indices: np.ndarray,
+    pool_vectors: np.ndarray,
+    batch_size: int,
+    mined_share: float,
+    rng: np.random.Generator,
+    random_score: str = "cosine",
+) -> ContextExamples:
+    """One batch of coherence-regression examples (paper 001, Sec. 3.2): ``middle`` replaces ``center`` and the
+    target is cos(Enc(middle), Enc(center)) from the mining step. A share ``mined_share`` are mined partners
+    (either direction of a pair); the rest, half each, are the center itself (score 1) and a random encoded
+    sentence of any language (its cosine)."""
+    n_mined = max(1, round(batch_size * mined_share)) if len(mined) else 0
+    n_self = (batch_size - n_mined) // 2
+    n_random = batch_size - n_mined - n_self
+    rows = rng.integers(0, len(mined), size=n_mined) if n_mined else np.zeros(0, np.int64)
+    flip = rng.random(n_mined) < 0.5
+    center = np.where(flip, mined.b[rows], mined.a[rows])
+    middle = np.where(flip, mined.a[rows], mined.b[rows])
+    target = mined.cosine[rows].astype(np.float32)
+    self_pos = rng.integers(0, len(pool_indices), size=n_self)
+    rand_c = rng.integers(0, len(pool_indices), size=n_random)
+    rand_m = rng.integers(0, len(pool_indices), size=n_random)
+    rand_score = np.sum(pool_vectors[rand_c] * pool_vectors[rand_m], axis=1)
+    if random_score == "zero":
+        rand_score = np.where(rand_c == rand_m, 1.0, 0.0)
+    return ContextExamples(
+        np.concatenate([center, pool_indices[self_pos], pool_indices[rand_c]]),
+        np.concatenate([middle, pool_indices[self_pos], pool_indices[rand_m]]),
+        np.concatenate([target, np.ones(n_self, np.float32), rand_score.astype(np.float32)]),
+    )
+
+
+def corpus_fingerprint(data: TokenizedCorpus) -> str:
+    """What mined pairs' sentence indices refer to: the languages and every sentence, in order."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update("\0".join(data.languages).encode())
+    for text in data.texts:
+        digest.update(text.encode("utf-8") + b"\0")
+    return digest.hexdigest()
+
+
+def save_mined(
+    path: Path, mined: MinedPairs, pool_indices: np.ndarray, pool_vectors: np.ndarray, fingerprint: str
+) -> None:
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        np.savez(
+            fh,
+            corpus=np.asarray(fingerprint),
+            a=mined.a,
+            b=mined.b,
+            lang_a=mined.lang_a,
+            lang_b=mined.lang_b,
+            csls=mined.csls,
+            cosine=mined.cosine,
+            rounds=np.asarray(mined.rounds),
+            pool_indices=pool_indices,
+            pool_vectors=pool_vectors,
+        )
+
+
+def load_mined(path: Path, fingerprint: str) -> tuple[MinedPairs, np.ndarray, np.ndarray]:
+    with np.load(path, allow_pickle=False) as data:
+        if "corpus" not in data or str(data["corpus"]) != fingerprint:
+            raise LinguaLiteError(
+                f"{path}: mined for another corpus (data files, languages or caps changed); "
+                "resume with the run's own config, or start a new --output"
+            )
+        mined = MinedPairs(
+            data["a"],
+            data["b"],
+            data["lang_a"],
+            data["lang_b"],
+            data["csls"],
+            data["cosine"],
+            int(data["rounds"]),
+        )
+        return mined, data["pool_indices"], data["pool_vectors"]
+
+
+def mined_summary(mined: MinedPairs, corpus: TokenizedCorpus) -> dict[str, Any]:
+    langs = corpus.languages
+    per_pair: dict[str, int] = {}
+    for la, lb in zip(mined.lang_a, mined.lang_b, strict=True):
+        key = f"{langs[la]}-{langs[lb]}"
+        per_pair[key] = per_pair.get(key, 0) + 1
+    return {
+        "mined_pairs": len(mined),
+        "mining_rounds": mined.rounds,
+        "mined_cosine_mean": round(float(np.mean(mined.cosine)), 4) if len(mined) else None,
+        "mined_per_language_pair": per_pair,
+    }
+
+
+def alignment_loss(
+    model: ContextEncoder,
+    loss_fn: SentenceAlignmentLoss,
+    data: TokenizedCorpus,
+    mined: MinedPairs,
+    batch_size: int,
+    rng: np.random.Generator,
+    cfg: MonolingualConfig,
+) -> torch.Tensor:
+    """Beyond paper 001 (``regression.alignment_weight``): each of ``batch_size`` mined pairs must pick its
+    partner among the batch's, both directions (paper 000, Eq. 5), on single-sentence vectors."""
+    rows = rng.choice(len(mined), size=min(batch_size, len(mined)), replace=False)
+    inputs = [data.sentence_input(int(i)) for i in mined.a[rows]] + [
+        data.sentence_input(int(i)) for i in mined.b[rows]
+    ]
+    ids, mask = pad_batch(inputs, data.pad_id, cfg.context.max_sentence_tokens + 2)
+    return loss_fn(EncoderOutput(embeddings=model(ids, mask), site_log_probs=None), None)
