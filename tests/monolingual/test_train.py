@@ -273,3 +273,10 @@ def test_alignment_extension_is_logged_and_off_by_default(document_files: Path, 
     records = [json.loads(line) for line in (tmp_path / "aligned" / "metrics.jsonl").read_text().splitlines()]
     regression = [r for r in records if r["stage"] == "iteration-1"]
     assert regression and all(r["alignment_loss"] > 0 for r in regression)
+
+
+def test_validation_files_must_not_be_training_files(document_files: Path, tmp_path: Path) -> None:
+    cfg = tiny_config(document_files)
+    cfg.data.valid_files = [str(document_files / "en-fr" / "*.tsv")]  # a glob that also matches train.tsv
+    with pytest.raises(LinguaLiteError, match="also training files"):
+        train_monolingual(cfg, tmp_path / "run", progress=False)

@@ -203,9 +203,6 @@ class MonolingualConfig:
             raise ConfigError(
                 f"mining.sample_size ({self.mining.sample_size}) must be <= mining.pool_size ({self.mining.pool_size})"
             )
-        overlap = set(self.data.train_files) & set(self.data.valid_files)
-        if overlap:
-            raise ConfigError(f"data.valid_files repeats training files: {sorted(overlap)}")
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

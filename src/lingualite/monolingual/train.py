@@ -141,7 +141,7 @@ def _train(
     summary: dict[str, Any] = {"mode": "monolingual", "paper": "Wang et al., paper 001"}
 
     train_files = expand_files(cfg.data.train_files, "training")
-    if cfg.data.valid_files:
+    if cfg.data.valid_files:  # compared as resolved files: two globs may name the same file
         shared = {f.resolve() for f in train_files} & {
             f.resolve() for f in expand_files(cfg.data.valid_files, "validation")
         }
@@ -213,6 +213,10 @@ def _train(
                 mined, pool_indices, pool_vectors = load_mined(mined_path, fingerprint)
             else:
                 mined, pool_indices, pool_vectors = mine_iteration(cfg, model, data, evaluator, index)
+                if len(mined) == 0:
+                    raise LinguaLiteError(
+                        f"{name}: mining found no pairs; raise mining.sample_size or the corpus size"
+                    )
                 if len(mined) < cfg.mining.target_pairs:
                     logger.warning(
                         "%s: mining stopped at %d of %d pairs after %d rounds (the pools hold too few new pairs)",
@@ -224,10 +228,6 @@ def _train(
                 save_mined(mined_path, mined, pool_indices, pool_vectors, fingerprint)
             row.update(mined_summary(mined, data))
             row["mining_seconds"] = round(time.perf_counter() - t0, 1)
-            if len(mined) == 0:
-                raise LinguaLiteError(
-                    f"{name}: mining found no pairs; raise mining.sample_size or the corpus size"
-                )
         t0 = time.perf_counter()
         _run_stage(
             cfg,
