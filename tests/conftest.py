@@ -7,9 +7,20 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+# Fuzzing profiles (tests/fuzz): "ci" is the default and bounded; `pytest --hypothesis-profile=long tests/fuzz`
+# runs the long campaign whose counts the README reports.
+_FUZZ = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+}
+settings.register_profile("ci", max_examples=60, derandomize=True, **_FUZZ)
+settings.register_profile("long", max_examples=10_000, **_FUZZ)
+settings.load_profile(os.environ.get("LINGUALITE_HYPOTHESIS_PROFILE", "ci"))
 
 EN = [
     "the",
@@ -162,3 +173,30 @@ def build_eval_tree(root: Path, n_docs: int = 30, seed: int = 0) -> tuple[Path, 
 def eval_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(eval_dir, prepared_dir): every evaluation task's files in the documented formats, en and fr."""
     return build_eval_tree(tmp_path_factory.mktemp("eval_tree"))
+
+
+_HOLD_LOCK = """
+import sys
+from lingualite.io_utils import run_lock
+with run_lock(sys.argv[1]):
+    print("locked", flush=True)
+    sys.stdin.read()
+"""
+
+
+@pytest.fixture()
+def locked_folder(tmp_path: Path):
+    """``(folder, pid)``: a run folder whose lock another live process holds for the test's duration."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "busy"
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, str(folder)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None and child.stdout.readline().strip() == "locked"
+    yield folder, child.pid
+    child.communicate("", timeout=30)

@@ -1,39 +1,76 @@
-"""Small file helpers shared by every stage: atomic writes so a failed run never leaves a half-written file."""
+"""Output safety shared by every command: atomic files and folders, run locks, and cleanup of leftovers.
+
+The rule (README "Guarantees"): a command replaces only what it owns. A file output never replaces a
+directory and never one of the command's inputs; a folder output is staged *beside* its target (same file
+system, so the final step is a rename) and swapped in, so a reader sees the old complete folder or the new
+complete folder; a crash leaves a staging entry with our prefix and the pid that wrote it, which the next
+start removes once that pid is gone.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
+import errno
+import fcntl
 import json
 import os
+import re
 import shutil
-import tempfile
-from collections.abc import Iterator
+import uuid
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from lingualite.errors import LinguaLiteError
 
-@contextlib.contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; on success it is renamed onto ``path`` (file or folder)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent)) / path.name
+__all__ = [
+    "atomic_dir",
+    "atomic_file",
+    "atomic_path",
+    "check_not_input",
+    "clean_leftovers",
+    "exchange_paths",
+    "fsync_dir",
+    "fsync_tree",
+    "kept_log_lines",
+    "run_lock",
+    "write_json",
+    "write_text",
+]
+
+# Staging names: ".<target name>.<kind>-<pid>-<random>" (kind: tmp for files, staging for folders, old for a
+# folder swapped out); the pid says whether the writer may still be alive.
+_LEFTOVER = re.compile(r"^\..+\.(?:tmp|staging|old)-(\d+)-[0-9a-f]{8}$")
+# Names left by versions before this rule (tempfile.mkdtemp beside the target, the old export staging).
+_LEGACY_LEFTOVER = re.compile(r"^(?:\.step-\d+\.[A-Za-z0-9_]{8}|\.\.export\.[A-Za-z0-9_]{8}|\.export)$")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _stage_name(path: Path, kind: str) -> Path:
+    return path.with_name(f".{path.name}.{kind}-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a rename inside folder ``path`` durable."""
+    fd = os.open(path, os.O_RDONLY)
     try:
-        yield tmp
-        if path.is_dir() and not path.is_symlink():
-            old = path.with_name(f".{path.name}.old-{os.getpid()}")
-            os.replace(path, old)
-            os.replace(tmp, path)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, path)
+        os.fsync(fd)
     finally:
-        shutil.rmtree(tmp.parent, ignore_errors=True)
+        os.close(fd)
 
 
 def fsync_tree(path: Path) -> None:
     """Flush every file under ``path`` (and the folders) to disk, so a rename after it is crash-safe."""
     for item in [*sorted(path.rglob("*")), path]:
+        if item.is_symlink():
+            continue
         fd = os.open(item, os.O_RDONLY)
         try:
             os.fsync(fd)
@@ -41,7 +78,217 @@ def fsync_tree(path: Path) -> None:
             os.close(fd)
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_not_input(output: str | Path, inputs: Iterable[str | Path]) -> None:
+    """Refuse an output that is one of the command's inputs (a run would overwrite what it reads)."""
+    output = Path(output)
+    for item in inputs:
+        item = Path(item)
+        if _same_file(output, item) or output.resolve() == item.resolve():
+            raise LinguaLiteError(
+                f"{output}: the output is also an input ({item}); choose another output path"
+            )
+
+
+@contextlib.contextmanager
+def atomic_file(path: str | Path, inputs: Iterable[str | Path] = ()) -> Iterator[Path]:
+    """Yield a temporary file path beside ``path``; on success it is flushed and renamed onto ``path``.
+
+    Refuses (before anything is written) a ``path`` that is an existing directory or one of ``inputs``. The
+    file gets the permissions of a normally created file (``0666 & ~umask``), not a temp file's 0600.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise LinguaLiteError(
+            f"{path}: is a directory; lingualite writes a file here and never replaces a directory "
+            "(choose a file name, e.g. inside that folder)"
+        )
+    check_not_input(path, inputs)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _stage_name(path, "tmp")
+    try:
+        yield tmp
+        if tmp.exists():
+            os.chmod(tmp, 0o666 & ~_umask())
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        os.replace(tmp, path)
+    finally:
+        if tmp.is_dir() and not tmp.is_symlink():
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _renameat2() -> Any:
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name or "libc.so.6", use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):  # pragma: no cover - not glibc >= 2.28
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+_RENAMEAT2 = _renameat2()
+
+
+def exchange_paths(a: Path, b: Path) -> bool:
+    """Swap two existing paths in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``).
+
+    Returns False where the system cannot (then the caller falls back to two renames)."""
+    if _RENAMEAT2 is None:  # pragma: no cover
+        return False
+    rc = _RENAMEAT2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if rc == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):  # pragma: no cover - file system without it
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+@contextlib.contextmanager
+def atomic_dir(path: str | Path) -> Iterator[Path]:
+    """Yield an empty staging folder beside ``path``; on success it replaces ``path`` in one step.
+
+    An existing folder at ``path`` is swapped out atomically (``RENAME_EXCHANGE``) and then removed, so a
+    reader sees the old complete folder or the new one. Only call this for folders the caller owns (a
+    checkpoint, an export, a cache inside a run folder); an existing *file* at ``path`` is refused.
+    """
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise LinguaLiteError(f"{path}: is a file; lingualite writes a folder here and never replaces a file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = _stage_name(path, "staging")
+    staging.mkdir()
+    try:
+        yield staging
+        fsync_tree(staging)
+        if path.is_dir() and not path.is_symlink():
+            if exchange_paths(staging, path):
+                fsync_dir(path.parent)
+            else:  # pragma: no cover - two renames; a crash between them leaves the old folder at .old-
+                old = _stage_name(path, "old")
+                os.replace(path, old)
+                os.replace(staging, path)
+                shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(staging, path)
+            fsync_dir(path.parent)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # after a swap it holds the old folder
+
+
+def atomic_path(
+    path: str | Path, inputs: Iterable[str | Path] = ()
+) -> contextlib.AbstractContextManager[Path]:
+    """A file output (see :func:`atomic_file`); folder outputs use :func:`atomic_dir`."""
+    return atomic_file(path, inputs)
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
+def clean_leftovers(folder: str | Path, recursive_into: Iterable[str] = ()) -> list[Path]:
+    """Remove staging entries of writers that are gone from ``folder`` (and its sub-folders named in
+    ``recursive_into``, e.g. ``checkpoints``); returns what was removed. Entries of live pids are kept."""
+    folder = Path(folder)
+    removed: list[Path] = []
+    for place in [folder, *(folder / name for name in recursive_into)]:
+        if not place.is_dir():
+            continue
+        for item in place.iterdir():
+            m = _LEFTOVER.match(item.name)
+            dead = (m is not None and not _pid_alive(int(m.group(1)))) or _LEGACY_LEFTOVER.match(item.name)
+            if not dead:
+                continue
+            if item.is_dir() and not item.is_symlink():
+                shutil.rmtree(item, ignore_errors=True)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    item.unlink()
+            removed.append(item)
+    return removed
+
+
+LOCK_NAME = ".lingualite.lock"
+
+
+@contextlib.contextmanager
+def run_lock(folder: str | Path, what: str = "run") -> Iterator[Path]:
+    """Hold an exclusive ``flock`` on ``folder/.lingualite.lock`` for the duration of a run.
+
+    A second run into the same folder fails at once with an error naming the holder's pid. The lock is the
+    kernel's, so it is released when the process dies (``kill -9`` included): no stale lock to remove.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    lock_path = folder / LOCK_NAME
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666 & ~_umask())
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "unknown"
+            raise LinguaLiteError(
+                f"{folder}: another lingualite {what} (pid {holder}) is writing this folder; "
+                "wait for it to finish or choose another output"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield lock_path
+    finally:
+        os.close(fd)  # closing releases the flock
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8) atomically."""
+    with atomic_file(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def kept_log_lines(path: Path, last_step: int) -> list[str]:
+    """Lines of a ``metrics.jsonl`` for steps up to ``last_step`` (the checkpoint a resume continues from).
+
+    A line torn by a kill during its append (not valid JSON) is dropped, not fatal."""
+    kept = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            step = json.loads(line)["step"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        if isinstance(step, int) and step <= last_step:
+            kept.append(line)
+    return kept
+
+
 def write_json(path: str | Path, obj: Any) -> None:
     """Write ``obj`` as indented JSON, atomically."""
-    with atomic_path(path) as tmp:
+    with atomic_file(path) as tmp:
         tmp.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -111,3 +111,9 @@ def test_cli_command_help_success_and_one_line_errors(tiny_distill_config, tmp_p
     config.write_text("student:\n  hidden_sise: 3\n")
     bad = runner.invoke(app, ["distill", "--config", str(config)])
     assert bad.exit_code == 2 and "error:" in bad.output and "hidden_sise" in bad.output
+
+
+def test_distillation_refuses_a_folder_another_run_is_writing(locked_folder, tiny_distill_config) -> None:
+    folder, pid = locked_folder
+    with pytest.raises(LinguaLiteError, match=f"pid {pid}"):
+        distill(tiny_distill_config(), folder, progress=False)

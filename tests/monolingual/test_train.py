@@ -219,8 +219,10 @@ def test_mined_pairs_of_another_corpus_are_refused(document_files: Path, tmp_pat
     for name in ("iteration-1", "iteration-2"):
         shutil.rmtree(out / "checkpoints" / name)
     cfg.data.languages = ["en", "fr"]  # other documents, other sentence indices
-    with pytest.raises(LinguaLiteError, match="mined for another corpus"):
+    with pytest.raises(LinguaLiteError, match=r"changed config \(data.languages\)"):
         train_monolingual(cfg, out, resume=True, progress=False)
+    with pytest.raises(LinguaLiteError, match="mined for another corpus"):  # even when the change is allowed
+        train_monolingual(cfg, out, resume=True, progress=False, allow_config_change=True)
 
 
 def test_cli_dispatches_on_mode(document_files: Path, tmp_path: Path) -> None:

@@ -124,11 +124,10 @@ def projection_from_dense(dense: Any) -> Projection:
 
 def save_projection(projection: Projection, folder: str | Path) -> Path:
     """Write the Dense module folder (``config.json`` + ``model.safetensors``)."""
-    from lingualite.io_utils import atomic_path
+    from lingualite.io_utils import atomic_dir
 
     folder = Path(folder)
-    with atomic_path(folder) as tmp:
-        tmp.mkdir(parents=True)
+    with atomic_dir(folder) as tmp:
         projection_to_dense(projection).save(str(tmp), safe_serialization=True)
     return folder
 

@@ -26,7 +26,7 @@ from lingualite.distill.pca import (
 from lingualite.distill.teacher import Teacher, encode_cached
 from lingualite.distill.vocabulary import build_vocabulary
 from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_path
+from lingualite.io_utils import atomic_dir
 from lingualite.tokenization import load_tokenizer
 from lingualite.training.dataset import expand_files, read_pairs
 from lingualite.training.progress import progress_bar
@@ -67,7 +67,7 @@ def prepare_vocabulary(
         "distinct_sentences_per_language": {lang: len(t) for lang, t in texts.items()},
         "shares": {lang: round(s, 4) for lang, s in sample.shares.items()},
     }
-    with atomic_path(folder) as tmp:
+    with atomic_dir(folder) as tmp:
         tokenizer.save_pretrained(str(tmp))
         (tmp / "lingualite_vocabulary.json").write_text(json.dumps({"settings": settings, "summary": info}))
     summary["vocabulary"] = info

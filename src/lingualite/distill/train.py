@@ -51,8 +51,9 @@ from lingualite.distill.student import StudentEncoder, save_student
 from lingualite.distill.teacher import load_teacher
 from lingualite.distill.validation import DistillValidator, ValidationSet, load_validation_pairs
 from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_path, write_json
+from lingualite.io_utils import atomic_dir, kept_log_lines, write_json, write_text
 from lingualite.models.export import export_into
+from lingualite.run_folder import check_resume_config, open_run, set_learning_rate
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
 from lingualite.training.optimization import optimizer_step
@@ -123,6 +124,7 @@ def distill(
     stop_after: int | None = None,
     validate: bool = True,
     threads: int | None = None,
+    allow_config_change: bool = False,
 ) -> DistillResult:
     """Distil ``cfg.teacher`` into a small multilingual student; see the module docstring for the stages.
 
@@ -139,14 +141,21 @@ def distill(
     :param threads: PyTorch CPU threads for this call (None: PyTorch's default, one per core). A property of
         the machine, not of the experiment, hence not in the config. On cores shared with other jobs use 1:
         two threads that wait for each other at every operation made the 1-layer student 4x slower than one.
+    :param allow_config_change: with ``resume``, continue with a config that differs from the saved one
+        (refused otherwise; the student's shape, vocabulary and PCA can never change).
     """
     if threads is not None and threads < 1:
         raise LinguaLiteError(f"threads must be >= 1, got {threads}")
     previous_threads = torch.get_num_threads()
     if threads is not None:
         torch.set_num_threads(threads)
+    if stop_after is not None and stop_after < 1:
+        raise LinguaLiteError(f"stop_after must be >= 1, got {stop_after}")
     try:
-        return _distill(cfg, Path(output), resume, max_steps, progress, stop_after, validate)
+        with open_run(output, "distill"):
+            return _distill(
+                cfg, Path(output), resume, max_steps, progress, stop_after, validate, allow_config_change
+            )
     finally:
         torch.set_num_threads(previous_threads)
 
@@ -159,8 +168,8 @@ def _distill(
     progress: bool,
     stop_after: int | None,
     validate: bool,
+    allow_config_change: bool,
 ) -> DistillResult:
-    out.mkdir(parents=True, exist_ok=True)
     opt = cfg.optim
     if max_steps is not None and max_steps < 1:
         raise LinguaLiteError(f"max_steps must be >= 1, got {max_steps}")
@@ -169,6 +178,11 @@ def _distill(
         raise LinguaLiteError(
             f"{out}: holds checkpoints of an earlier run; pass --resume, or choose a new --output"
         )
+    config_path = out / "distill_config.yaml"
+    changed: list[str] = []
+    if resume and checkpoints:  # before the teacher stage: a refused resume costs nothing
+        fixed = ("student", "vocabulary", "pca")
+        changed = check_resume_config(config_path, cfg.to_dict(), allow_config_change, fixed)
     summary: dict[str, Any] = {"teacher": cfg.teacher.name}
 
     with _stage(summary, "read_pairs"):
@@ -208,7 +222,7 @@ def _distill(
             valid_vectors = projection.apply(valid_vectors) if valid_vectors is not None else None
             fresh = not (resume and (out / "teacher" / "modules.json").exists())  # a new fit: new layer
             if cfg.pca.save_teacher and teacher.st_model is not None and fresh:
-                with atomic_path(out / "teacher") as tmp:
+                with atomic_dir(out / "teacher") as tmp:
                     append_to_teacher(teacher.st_model, projection).save(str(tmp), safe_serialization=True)
     targets = torch.from_numpy(np.ascontiguousarray(train_vectors, dtype=np.float32))
     del teacher
@@ -229,6 +243,8 @@ def _distill(
     optimizer = _adam(student, opt.lr, opt.weight_decay)
     scheduler = get_linear_schedule_with_warmup(optimizer, round(opt.warmup_ratio * total_steps), total_steps)
     start = load_checkpoint(checkpoints[-1], student, optimizer, scheduler) if resume and checkpoints else 0
+    if "optim.lr" in changed:
+        set_learning_rate(optimizer, scheduler, opt.lr)
     num_params = sum(p.numel() for p in student.parameters())
     embedding_params = student.bert.embeddings.word_embeddings.weight.numel()
     summary["student"] = {
@@ -251,7 +267,7 @@ def _distill(
         num_params * 4 / 1e6,
     )
     summary.update({"train_pairs": num_pairs, "distinct_sources": len(sources), "total_steps": total_steps})
-    (out / "distill_config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    write_text(config_path, yaml.safe_dump(cfg.to_dict(), sort_keys=False))
 
     validator = None
     if valid_raw and valid_vectors is not None:
@@ -263,8 +279,7 @@ def _distill(
 
     log_path = out / "metrics.jsonl"
     if log_path.exists():  # drop lines of steps after the checkpoint we continue from
-        kept = [line for line in log_path.read_text().splitlines() if json.loads(line)["step"] <= start]
-        log_path.write_text("".join(f"{line}\n" for line in kept))
+        write_text(log_path, "".join(f"{line}\n" for line in kept_log_lines(log_path, start)))
 
     def log(step: int, record: dict[str, float]) -> None:
         with log_path.open("a") as fh:

@@ -36,7 +36,7 @@ from safetensors.torch import load_model
 from transformers import PreTrainedTokenizerFast, get_linear_schedule_with_warmup
 
 from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_path, write_json
+from lingualite.io_utils import atomic_dir, kept_log_lines, write_json, write_text
 from lingualite.losses.alignment import SentenceAlignmentLoss
 from lingualite.losses.coherence_regression import CoherenceRegressionLoss
 from lingualite.losses.context_classification import ContextClassificationLoss
@@ -59,6 +59,7 @@ from lingualite.monolingual.iteration import (
     save_mined,
 )
 from lingualite.monolingual.validation import StageEvaluator
+from lingualite.run_folder import check_resume_config, open_run, set_learning_rate
 from lingualite.tokenization import load_tokenizer, train_tokenizer
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.dataset import expand_files
@@ -95,7 +96,7 @@ def _prepare_tokenizer(
     tokenizer = train_tokenizer(
         texts, tok.vocab_size, tok.kind, tok.alpha, tok.sample_size, tok.lowercase, cfg.seed
     )
-    with atomic_path(folder) as tmp:
+    with atomic_dir(folder) as tmp:
         tokenizer.save_pretrained(str(tmp))
     return tokenizer
 
@@ -107,12 +108,15 @@ def train_monolingual(
     progress: bool = True,
     threads: int | None = None,
     step_scale: float = 1.0,
+    allow_config_change: bool = False,
 ) -> MonolingualResult:
     """Run paper 001's two stages; see the module docstring.
 
     :param resume: continue from the newest checkpoint of the latest stage begun.
     :param threads: PyTorch CPU threads (None: one per core).
     :param step_scale: multiply every stage's step count (e.g. 0.1 for a quick look); the schedules follow.
+    :param allow_config_change: with ``resume``, continue with a changed config (refused otherwise; the
+        model's shape and vocabulary can never change).
     """
     if threads is not None and threads < 1:
         raise LinguaLiteError(f"threads must be >= 1, got {threads}")
@@ -122,20 +126,29 @@ def train_monolingual(
     if threads is not None:
         torch.set_num_threads(threads)
     try:
-        return _train(cfg, Path(output), resume, progress, step_scale)
+        with open_run(output, "monolingual"):
+            return _train(cfg, Path(output), resume, progress, step_scale, allow_config_change)
     finally:
         torch.set_num_threads(previous_threads)
 
 
 def _train(
-    cfg: MonolingualConfig, out: Path, resume: bool, progress: bool, step_scale: float
+    cfg: MonolingualConfig,
+    out: Path,
+    resume: bool,
+    progress: bool,
+    step_scale: float,
+    allow_config_change: bool,
 ) -> MonolingualResult:
-    out.mkdir(parents=True, exist_ok=True)
     names = stage_names(cfg)
     started = [n for n in names if list_checkpoints(out / "checkpoints" / n)]
     if started and not resume:
         raise LinguaLiteError(
             f"{out}: holds checkpoints of an earlier run; pass --resume, or choose a new --output"
+        )
+    if resume and started:  # finished stages are kept; the checkpoints need the same model and vocabulary
+        check_resume_config(
+            out / "training_config.yaml", cfg.to_dict(), allow_config_change, ("model", "tokenizer")
         )
     t_start = time.perf_counter()
     summary: dict[str, Any] = {"mode": "monolingual", "paper": "Wang et al., paper 001"}
@@ -160,14 +173,9 @@ def _train(
     data = TokenizedCorpus.build(corpus, tokenizer, cfg.context.max_sentence_tokens)
     fingerprint = corpus_fingerprint(data)
     config_path = out / "training_config.yaml"
-    if resume and config_path.exists():
-        before = yaml.safe_load(config_path.read_text()) or {}
-        changed = sorted(k for k, v in cfg.to_dict().items() if before.get(k) != v)
-        if changed:
-            logger.warning("resuming with a changed config (sections %s); finished stages are kept", changed)
     if not resume:
         shutil.rmtree(out / "mined", ignore_errors=True)
-    config_path.write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    write_text(config_path, yaml.safe_dump(cfg.to_dict(), sort_keys=False))
 
     torch.manual_seed(cfg.seed)
     encoder_cfg = dataclasses.replace(cfg.model, vocab_size=len(tokenizer))
@@ -294,12 +302,14 @@ def _run_stage(
     optimizer = torch.optim.Adam(model.parameters(), lr=optim_cfg.lr)
     scheduler = get_linear_schedule_with_warmup(optimizer, round(optim_cfg.warmup_ratio * steps), steps)
     start = load_checkpoint(checkpoints[-1], model, optimizer, scheduler) if checkpoints else 0
+    if start and scheduler.base_lrs[0] != optim_cfg.lr:  # resumed with --allow-config-change and a new lr
+        set_learning_rate(optimizer, scheduler, optim_cfg.lr)
     if start == 0:  # dropout noise of a stage depends on (seed, stage) only, resumed or not
         torch.manual_seed(cfg.seed * 1000 + index)
     elif log_path.exists():  # drop this stage's log lines after the checkpoint we continue from
-        rows = [json.loads(line) for line in log_path.read_text().splitlines() if line.strip()]
-        kept = [r for r in rows if r["stage"] != name or r["step"] <= start]
-        log_path.write_text("".join(json.dumps(r) + "\n" for r in kept))
+        rows = [json.loads(line) for line in kept_log_lines(log_path, 10**12)]
+        kept = [r for r in rows if r.get("stage") != name or r["step"] <= start]
+        write_text(log_path, "".join(json.dumps(r) + "\n" for r in kept))
     classify = name == CLASSIFICATION
     loss_fn = ContextClassificationLoss() if classify else CoherenceRegressionLoss()
     save_every = max(1, math.ceil(steps / 4))

@@ -15,7 +15,7 @@ from typing import Any
 import torch
 from safetensors.torch import load_model, save_model
 
-from lingualite.io_utils import atomic_path, fsync_tree
+from lingualite.io_utils import atomic_dir
 
 _STEP_DIR = re.compile(r"^step-(\d+)$")
 
@@ -31,8 +31,7 @@ def save_checkpoint(
 ) -> Path:
     """Write ``directory/step-NNNNNNN`` atomically and prune older checkpoints beyond ``keep``."""
     target = directory / f"step-{step:07d}"
-    with atomic_path(target) as tmp:
-        tmp.mkdir(parents=True)
+    with atomic_dir(target) as tmp:
         save_model(model, str(tmp / "model.safetensors"))  # handles the tied decoder/embedding weight
         state = {
             "optimizer": optimizer.state_dict(),
@@ -43,7 +42,6 @@ def save_checkpoint(
         }
         torch.save(state, tmp / "trainer_state.pt")
         (tmp / "trainer_state.json").write_text(json.dumps({"step": step, **extra}, indent=2))
-        fsync_tree(tmp)  # the rename below must not publish files still in the page cache only
     for old in list_checkpoints(directory)[:-keep]:
         shutil.rmtree(old, ignore_errors=True)
     return target

@@ -25,11 +25,12 @@ from lingualite.data.batching import PairCollator
 from lingualite.errors import LinguaLiteError
 from lingualite.evaluation.retrieval import xsr_scores
 from lingualite.evaluation.xsr import unique_sides
-from lingualite.io_utils import atomic_path
+from lingualite.io_utils import atomic_dir, kept_log_lines, write_text
 from lingualite.losses.combined import CombinedLoss
 from lingualite.models.dual_encoder import DualEncoder
 from lingualite.models.encoding import encode_texts
 from lingualite.models.export import export_into, save_sentence_transformer
+from lingualite.run_folder import check_resume_config, open_run, set_learning_rate
 from lingualite.tokenization import load_tokenizer, train_tokenizer
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.config import TrainingConfig
@@ -74,7 +75,7 @@ def _prepare_tokenizer(cfg: TrainingConfig, texts: dict[str, list[str]], out: Pa
             lowercase=cfg.tokenizer.lowercase,
             seed=cfg.optim.seed,
         )
-        with atomic_path(folder) as tmp:
+        with atomic_dir(folder) as tmp:
             tok.save_pretrained(str(tmp))
     ctx.barrier()
     return load_tokenizer(folder)
@@ -135,6 +136,7 @@ def train(
     progress: bool = True,
     validate: bool = True,
     stop_after: int | None = None,
+    allow_config_change: bool = False,
 ) -> TrainResult:
     """Train the dual encoder described by ``cfg``; see the module docstring for what lands in ``output_dir``.
 
@@ -143,14 +145,33 @@ def train(
     :param max_steps: override ``cfg.optim.max_steps`` (also the length of the lr schedule).
     :param stop_after: leave after this many steps of THIS invocation with a checkpoint (for time-boxed
         jobs); the schedule still spans ``max_steps`` and ``resume`` continues it. No model is exported then.
+    :param allow_config_change: with ``resume``, continue with a config that differs from the saved one
+        (e.g. a new ``optim.lr``, which then takes effect); without it such a resume is refused. The model's
+        shape and vocabulary can never change.
     """
     ctx = init_distributed()
     out = Path(output_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    opt = cfg.optim
-    total_steps = max_steps if max_steps is not None else opt.max_steps
+    total_steps = max_steps if max_steps is not None else cfg.optim.max_steps
     if total_steps < 1:
         raise LinguaLiteError(f"max_steps must be >= 1, got {total_steps}")
+    if stop_after is not None and stop_after < 1:
+        raise LinguaLiteError(f"stop_after must be >= 1, got {stop_after}")
+    with open_run(out, "train", lock=ctx.is_main):
+        return _train(cfg, out, ctx, total_steps, resume, progress, validate, stop_after, allow_config_change)
+
+
+def _train(
+    cfg: TrainingConfig,
+    out: Path,
+    ctx: DistributedContext,
+    total_steps: int,
+    resume: bool,
+    progress: bool,
+    validate: bool,
+    stop_after: int | None,
+    allow_config_change: bool,
+) -> TrainResult:
+    opt = cfg.optim
     torch.manual_seed(opt.seed)
     checkpoints = list_checkpoints(out / "checkpoints")
     if not resume and checkpoints:
@@ -174,20 +195,23 @@ def train(
     optimizer = torch.optim.Adam(model.parameters(), lr=opt.lr, weight_decay=opt.weight_decay)
     scheduler = _linear_schedule(optimizer, opt.warmup_steps, total_steps)
     start = 0
+    config_path = out / "training_config.yaml"
     if resume and checkpoints:
+        changed = check_resume_config(config_path, cfg.to_dict(), allow_config_change, ("model", "tokenizer"))
         start = load_checkpoint(checkpoints[-1], model, optimizer, scheduler)
+        if "optim.lr" in changed:
+            set_learning_rate(optimizer, scheduler, opt.lr)
     # The head gets no gradient when the generative objective is off: DDP must be told, or it waits for it.
     head_unused = loss_fn.generative is None or cfg.objective.generative_weight == 0
     trained = DistributedDataParallel(model, find_unused_parameters=head_unused) if ctx.enabled else model
     validator = _Validator(cfg, tokenizer, collator) if validate and ctx.is_main else None
     if ctx.is_main:
-        (out / "training_config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+        write_text(config_path, yaml.safe_dump(cfg.to_dict(), sort_keys=False))
     autocast = torch.autocast(ctx.device.type, dtype=torch.bfloat16) if opt.bf16 else nullcontext()
 
     log_path = out / "metrics.jsonl"
     if ctx.is_main and log_path.exists():  # drop lines of steps after the checkpoint we continue from
-        kept = [line for line in log_path.read_text().splitlines() if json.loads(line)["step"] <= start]
-        log_path.write_text("".join(f"{line}\n" for line in kept))
+        write_text(log_path, "".join(f"{line}\n" for line in kept_log_lines(log_path, start)))
     metrics: dict[str, float] = {}
     t0, pairs_seen = time.perf_counter(), 0
     end = total_steps if stop_after is None else min(total_steps, start + stop_after)
