@@ -120,28 +120,27 @@ def test_a_second_run_into_a_locked_folder_is_refused_naming_the_holder(tmp_path
         pass
 
 
-def _race(folder: str, barrier, results) -> None:  # pragma: no cover - runs in a child process
+def _race(folder: str, barrier, results, done) -> None:  # pragma: no cover - runs in a child process
     barrier.wait()
     try:
         with open_run(folder, "train"):
             results.put("ran")
-            import time
-
-            time.sleep(1.0)
+            done.wait(60)  # hold the lock until the other process has tried
     except LinguaLiteError as exc:
         results.put(str(exc))
 
 
 def test_two_runs_started_at_the_same_moment_one_is_refused(tmp_path: Path) -> None:
     ctx = multiprocessing.get_context("spawn")
-    barrier, results = ctx.Barrier(2), ctx.Queue()
-    procs = [ctx.Process(target=_race, args=(str(tmp_path / "run"), barrier, results)) for _ in range(2)]
+    barrier, results, done = ctx.Barrier(2), ctx.Queue(), ctx.Event()
+    args = (str(tmp_path / "run"), barrier, results, done)
+    procs = [ctx.Process(target=_race, args=args) for _ in range(2)]
     for p in procs:
         p.start()
+    outcomes = sorted(results.get(timeout=120) for _ in procs)
+    done.set()
     for p in procs:
         p.join(60)
-    outcomes = sorted(results.get(timeout=5) for _ in procs)
-    assert outcomes[0] == "ran" or outcomes[1] == "ran"
     assert sum(o == "ran" for o in outcomes) == 1
     assert any("another lingualite train run" in o for o in outcomes)
 
@@ -176,3 +175,16 @@ def test_changed_config_keys_are_dotted() -> None:
         "optim.lr",
         "x",
     ]
+
+
+def test_staged_folders_publish_readable_files(tmp_path: Path) -> None:
+    import torch
+    from safetensors.torch import save_file
+
+    old = os.umask(0o022)
+    try:
+        with atomic_dir(tmp_path / "ckpt") as tmp:
+            save_file({"w": torch.zeros(2)}, str(tmp / "model.safetensors"))  # safetensors writes 0600
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "ckpt" / "model.safetensors").stat().st_mode) == 0o644

@@ -67,10 +67,16 @@ def fsync_dir(path: Path) -> None:
 
 
 def fsync_tree(path: Path) -> None:
-    """Flush every file under ``path`` (and the folders) to disk, so a rename after it is crash-safe."""
+    """Flush every file under ``path`` (and the folders) to disk, so a rename after it is crash-safe.
+
+    Files get the mode of a normally created file (``0666 & ~umask``): safetensors writes 0600, which left
+    ``model.safetensors`` unreadable to a container or another user of a shared folder."""
+    mode = 0o666 & ~_umask()
     for item in [*sorted(path.rglob("*")), path]:
         if item.is_symlink():
             continue
+        if item.is_file():
+            os.chmod(item, mode)
         fd = os.open(item, os.O_RDONLY)
         try:
             os.fsync(fd)
