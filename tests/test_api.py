@@ -17,3 +17,12 @@ def test_import_does_not_load_torch() -> None:
     code = "import sys, lingualite; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_api_names_are_the_functions_even_after_their_packages_are_imported() -> None:
+    code = (
+        "import lingualite.distill.train, lingualite.evaluation.report, lingualite; "
+        "print(callable(lingualite.distill), type(lingualite.distill).__name__, 'distill' in dir(lingualite))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "function", "True"]

@@ -10,6 +10,8 @@ Names are imported lazily so that ``import lingualite`` (and ``lingualite --help
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import Any
 
 __version__ = "0.1.0"
@@ -50,3 +52,21 @@ def __getattr__(name: str) -> Any:
     if name in _API:
         return getattr(importlib.import_module(_API[name]), name)
     raise AttributeError(f"module 'lingualite' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """Keeps API names bound to the API: importing a sub-package of the same name (``lingualite.distill``)
+    would otherwise rebind ``lingualite.distill`` from the function to the package. Sub-packages stay
+    importable by their dotted names (``from lingualite.distill import DistillConfig``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _API and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
