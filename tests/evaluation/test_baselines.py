@@ -111,9 +111,9 @@ def test_missing_package_names_the_extra(monkeypatch, name: str) -> None:
 
 
 def test_unknown_name_lists_the_baselines(tmp_path) -> None:
-    with pytest.raises(FileNotFoundError, match="minilm, use-m, e5-small, tfidf"):
+    with pytest.raises(LinguaLiteError, match="does not exist.*minilm, use-m, e5-small, tfidf"):
         load_encoder("no-such-model")
-    with pytest.raises(FileNotFoundError, match="no modules.json"):
+    with pytest.raises(LinguaLiteError, match="no modules.json"):
         load_encoder(tmp_path)  # exists, but is not a model folder
 
 

@@ -85,16 +85,16 @@ def load_teacher(name: str, max_seq_length: int | None = None, batch_size: int =
     """
     folder = _teacher_folder(name)
     if folder is not None:
-        from sentence_transformers import SentenceTransformer
+        from lingualite.models.loading import load_sentence_transformer
 
-        model = SentenceTransformer(str(folder), device="cpu")
+        model = load_sentence_transformer(folder)
         return _st_teacher(name, model, folder, max_seq_length, batch_size)
 
     from lingualite.evaluation.encoders import SentenceTransformerEncoder, load_encoder
 
     try:
         encoder = load_encoder(name)
-    except (FileNotFoundError, ValueError, KeyError) as exc:
+    except (LinguaLiteError, FileNotFoundError, ValueError, KeyError) as exc:
         raise LinguaLiteError(f"teacher.name {name!r}: {exc}") from exc
     if isinstance(encoder, SentenceTransformerEncoder):
         path = getattr(encoder, "path", None)

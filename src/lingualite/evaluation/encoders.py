@@ -112,18 +112,18 @@ class SentenceTransformerEncoder:
         name: str | None = None,
     ) -> None:
         import torch
-        from sentence_transformers import SentenceTransformer
+
+        from lingualite.models.loading import load_sentence_transformer
 
         path = Path(path)
-        if not (path / "modules.json").exists():
-            raise FileNotFoundError(f"{path}: not a sentence-transformers model folder (no modules.json)")
         self.threads = threads or available_cpus()
         if torch.get_num_threads() != self.threads:
             torch.set_num_threads(self.threads)
-        self.model = SentenceTransformer(str(path), device="cpu")
+        self.model = load_sentence_transformer(path)  # checked: one-line errors, safetensors only
         self.path = path
         self.name = name or path.resolve().name
         self.batch_size = batch_size
+        self.last_unknown = (0.0, 0)  # see unknown_report()
 
     @property
     def dimension(self) -> int:
@@ -137,7 +137,17 @@ class SentenceTransformerEncoder:
     def encode(self, texts: list[str]) -> np.ndarray:
         if len(texts) == 0:  # sentence-transformers returns shape (0,) here
             return np.zeros((0, self.dimension), dtype=np.float32)
-        return self.model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True).astype(np.float32)
+        vectors = self.model.encode(
+            texts, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+        )
+        return vectors.astype(np.float32)
+
+    def unknown_report(self, texts: list[str]) -> tuple[float, int]:
+        """(share of tokens unknown to the vocabulary, sentences made only of unknown tokens) for ``texts``."""
+        from lingualite.models.loading import unknown_token_share
+
+        self.last_unknown = unknown_token_share(getattr(self.model, "tokenizer", None), texts)
+        return self.last_unknown
 
     def num_parameters(self) -> int:
         """All parameters of the loaded modules (embeddings included)."""
@@ -193,7 +203,8 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encode
     """A baseline by name (``tfidf``, ``minilm``, ``use-m``, ``e5-small``) or a sentence-transformers folder.
 
     :param threads: CPU threads for the encoder; default: all cores available to the process.
-    :raises FileNotFoundError: neither a baseline name nor an existing folder (the message lists the names).
+    :raises lingualite.models.loading.ModelFolderError: neither a baseline name nor an existing folder (the
+        message lists the names), or a folder that cannot be loaded (the message says why).
     :raises lingualite.evaluation.baselines.MissingBaselineError: the baseline's package is not installed.
     """
     from lingualite.evaluation.baselines import BASELINES
@@ -203,7 +214,7 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encode
         return BASELINES[key](threads=threads)
     path = Path(name_or_path)
     if not path.exists():
-        raise FileNotFoundError(
-            f"{key!r} is neither a baseline ({', '.join(BASELINES)}) nor an existing model folder"
-        )
+        from lingualite.models.loading import ModelFolderError
+
+        raise ModelFolderError(path, f"does not exist (and is not a baseline name: {', '.join(BASELINES)})")
     return SentenceTransformerEncoder(path, threads=threads)

@@ -1,0 +1,117 @@
+"""`lingualite encode`: never destroys a directory or its input, reads text strictly, reports unknown text."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from lingualite.cli.main import app
+from lingualite.models.config import EncoderConfig
+from lingualite.models.dual_encoder import DualEncoder
+from lingualite.models.export import save_sentence_transformer
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def model(tiny_tokenizer, tmp_path_factory) -> Path:
+    torch.manual_seed(0)
+    enc = DualEncoder(EncoderConfig(vocab_size=len(tiny_tokenizer), hidden_size=32, num_heads=2, ffn_size=64))
+    return save_sentence_transformer(enc, tiny_tokenizer, tmp_path_factory.mktemp("m") / "model")
+
+
+def _encode(model: Path | str, src: Path, out: Path, *extra: str):
+    return runner.invoke(
+        app, ["encode", "--model", str(model), "--input", str(src), "--output", str(out), *extra]
+    )
+
+
+def _text(tmp_path: Path, data: bytes) -> Path:
+    path = tmp_path / "in.txt"
+    path.write_bytes(data)
+    return path
+
+
+def test_an_existing_directory_is_never_replaced(model: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "run"
+    (victim / "checkpoints").mkdir(parents=True)
+    (victim / "model.safetensors").write_bytes(b"precious")
+    res = _encode(model, _text(tmp_path, b"the cat\n"), victim)
+    assert res.exit_code == 2 and "is a directory" in res.output
+    assert (victim / "model.safetensors").read_bytes() == b"precious" and (victim / "checkpoints").is_dir()
+
+
+def test_the_output_is_never_the_input(model: Path, tmp_path: Path) -> None:
+    src = _text(tmp_path, b"the cat\n")
+    res = _encode(model, src, src)
+    assert res.exit_code == 2 and "also an input" in res.output
+    assert src.read_bytes() == b"the cat\n"
+
+
+def test_bom_crlf_and_cr_only_lines(model: Path, tmp_path: Path) -> None:
+    src = _text(tmp_path, b"\xef\xbb\xbfthe cat\r\nle chat\ra dog\n")
+    plain = tmp_path / "plain.txt"
+    plain.write_text("the cat\nle chat\na dog\n")
+    assert _encode(model, src, tmp_path / "a.npy").exit_code == 0
+    assert _encode(model, plain, tmp_path / "b.npy").exit_code == 0
+    np.testing.assert_array_equal(np.load(tmp_path / "a.npy"), np.load(tmp_path / "b.npy"))
+
+
+@pytest.mark.parametrize(
+    "data, match",
+    [
+        (b"the cat\nle chat \xe9t\xe9\n", r"in.txt:2: not valid UTF-8"),
+        (b"ok\nbin\x00ary\n", r"in.txt:2: contains a NUL byte"),
+        (b"", "is empty"),
+        ("the cat\n".encode("utf-16"), "UTF-16"),
+    ],
+    ids=["latin1", "nul", "empty", "utf16"],
+)
+def test_bad_text_is_a_one_line_error(model: Path, tmp_path: Path, data: bytes, match: str) -> None:
+    res = _encode(model, _text(tmp_path, data), tmp_path / "out.npy")
+    assert res.exit_code == 2
+    assert len(res.output.strip().splitlines()) == 1 and pytest.importorskip("re").search(match, res.output)
+    assert not (tmp_path / "out.npy").exists()
+
+
+def test_missing_model_folder_says_does_not_exist(tmp_path: Path) -> None:
+    res = _encode(tmp_path / "nope", _text(tmp_path, b"x\n"), tmp_path / "o.npy")
+    assert res.exit_code == 2 and "does not exist" in res.output
+
+
+def test_normalize_threads_and_file_mode(model: Path, tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        res = _encode(
+            model,
+            _text(tmp_path, b"the cat\nle chien\n"),
+            tmp_path / "o.npy",
+            "--normalize",
+            "--threads",
+            "1",
+        )
+    finally:
+        os.umask(old)
+    assert res.exit_code == 0, res.output
+    vectors = np.load(tmp_path / "o.npy")
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, rtol=1e-5)
+    assert stat.S_IMODE((tmp_path / "o.npy").stat().st_mode) == 0o644
+
+
+def test_baseline_names_work_like_in_eval(tmp_path: Path) -> None:
+    res = _encode("tfidf", _text(tmp_path, b"the cat\nle chat\n"), tmp_path / "o.npy")
+    assert res.exit_code == 0, res.output
+    shape = json.loads(res.output.strip().splitlines()[-1])["shape"]
+    assert shape[0] == 2 and np.load(tmp_path / "o.npy").shape == tuple(shape)
+
+
+def test_unknown_script_warning(model: Path, tmp_path: Path) -> None:
+    res = _encode(model, _text(tmp_path, "日本語の文です\n中文句子\n".encode()), tmp_path / "o.npy")
+    assert res.exit_code == 0 and "unknown to this model's vocabulary" in res.output
