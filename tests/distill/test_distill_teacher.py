@@ -29,7 +29,21 @@ def test_second_call_reads_the_cache(tmp_path: Path) -> None:
     second = encode_cached(fake.teacher, texts, tmp_path)
     np.testing.assert_array_equal(first, second)
     assert fake.calls == [10]
-    assert len(list(tmp_path.rglob("*.npy"))) == 1
+    assert len(list(tmp_path.rglob("*.npz"))) == 1
+
+
+def test_a_swapped_or_damaged_cache_is_encoded_again(tmp_path: Path) -> None:
+    fake = CountingTeacher()
+    one, two = [f"one {i}" for i in range(4)], [f"two {i}" for i in range(4)]
+    first, second = encode_cached(fake.teacher, one, tmp_path), encode_cached(fake.teacher, two, tmp_path)
+    a, b = (tmp_path / cache_key(fake.teacher, t) / "vectors.npz" for t in (one, two))
+    data_a, data_b = a.read_bytes(), b.read_bytes()
+    a.write_bytes(data_b), b.write_bytes(data_a)  # same row count: the old check (rows only) accepted this
+    np.testing.assert_array_equal(encode_cached(fake.teacher, one, tmp_path), first)
+    a.write_bytes(b"torn")
+    np.testing.assert_array_equal(encode_cached(fake.teacher, one, tmp_path), first)
+    np.testing.assert_array_equal(encode_cached(fake.teacher, two, tmp_path), second)
+    assert fake.calls == [4, 4, 4, 4, 4]
 
 
 def test_key_depends_on_teacher_and_texts() -> None:

@@ -133,30 +133,57 @@ def encode_cached(
         raise LinguaLiteError("no sentences for the teacher to encode")
     if cache_dir is None:
         return teacher.encode(texts)
-    folder = Path(cache_dir) / cache_key(teacher, texts)
-    final = folder / "vectors.npy"
-    if final.exists():
-        vectors = np.load(final)
-        if vectors.shape[0] == len(texts):
-            if progress:
-                progress(len(texts), len(texts))
-            return vectors
+    key = cache_key(teacher, texts)
+    folder = Path(cache_dir) / key
+    final = folder / "vectors.npz"
+    vectors = _read_cached(final, key, len(texts), None)
+    if vectors is not None:
+        if progress:
+            progress(len(texts), len(texts))
+        return vectors
     folder.mkdir(parents=True, exist_ok=True)
-    parts = []
+    parts: list[np.ndarray] = []
     for start in range(0, len(texts), CHUNK):
-        part = folder / f"part-{start // CHUNK:06d}.npy"
-        if part.exists():
-            parts.append(np.load(part))
-        else:
-            vectors = teacher.encode(texts[start : start + CHUNK])
-            with atomic_path(part) as tmp, open(tmp, "wb") as fh:
-                np.save(fh, vectors)
-            parts.append(vectors)
+        part = folder / f"part-{start // CHUNK:06d}.npz"
+        rows = len(texts[start : start + CHUNK])
+        part_key = f"{key}:{start}"
+        vectors = _read_cached(part, part_key, rows, parts[0].shape[1] if parts else None)
+        if vectors is None:
+            vectors = np.asarray(teacher.encode(texts[start : start + CHUNK]), dtype=np.float32)
+            _write_cached(part, part_key, vectors)
+        parts.append(vectors)
         if progress:
             progress(min(start + CHUNK, len(texts)), len(texts))
     vectors = np.concatenate(parts).astype(np.float32, copy=False)
-    with atomic_path(final) as tmp, open(tmp, "wb") as fh:
-        np.save(fh, vectors)
-    for part in folder.glob("part-*.npy"):
+    _write_cached(final, key, vectors)
+    for part in folder.glob("part-*.np[yz]"):
         part.unlink()
+    return vectors
+
+
+def _write_cached(path: Path, key: str, vectors: np.ndarray) -> None:
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        np.savez(fh, vectors=vectors, key=np.array(key))
+
+
+def _read_cached(path: Path, key: str, rows: int, dim: int | None) -> np.ndarray | None:
+    """Cached teacher vectors if ``path`` holds them for exactly ``key`` (teacher + texts, stored inside the
+    file) with ``rows`` finite rows (of width ``dim`` when given); otherwise None, and they are recomputed."""
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            stored, vectors = str(data["key"]), np.asarray(data["vectors"], dtype=np.float32)
+    except (OSError, ValueError, KeyError):
+        logger.warning("%s: unreadable teacher cache; encoding again", path)
+        return None
+    if (
+        stored != key
+        or vectors.ndim != 2
+        or vectors.shape[0] != rows
+        or (dim is not None and vectors.shape[1] != dim)
+        or not np.isfinite(vectors).all()
+    ):
+        logger.warning("%s: teacher cache of other texts, shape or values; encoding again", path)
+        return None
     return vectors

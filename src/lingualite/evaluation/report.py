@@ -3,7 +3,10 @@
 The data are the held-out XSR test splits made by ``lingualite prepare`` (``data/prepared/en-xx/test.tsv``)
 and the evaluation sets extracted by ``lingualite data eval-sets`` (``data/eval``). The run is resumable:
 each (encoder, task) result is saved under ``OUT/parts/`` as soon as it is done and reused by the next run,
-and dense embeddings are cached under ``OUT/cache/`` keyed by the encoder and the exact texts. Caps
+and dense embeddings are cached under ``OUT/cache/``. Both are keyed by the model's content (a hash of its
+weights, module list and tokenizer; a baseline's package version) and cached embeddings also by the exact
+texts, checked on read (stored key, shape, finite values), so a changed model or a swapped file is
+recomputed, never reported. ``OUT`` is locked while a report writes it. Caps
 (sentence pairs, queries, words per document) are the same for every encoder and recorded in
 ``results.json``.
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import platform
 import re
 import time
@@ -26,6 +30,9 @@ from lingualite.evaluation.efficiency import cpu_model
 from lingualite.evaluation.encoders import Encoder, load_encoder
 from lingualite.evaluation.rendering import headline, write_markdown, write_plots
 from lingualite.io_utils import atomic_path, write_json
+from lingualite.run_folder import open_run
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["BASELINES", "TASKS", "ReportSettings", "efficiency_texts", "run_report"]
 
@@ -76,13 +83,40 @@ class CachedEncoder:
         digest.update(f"{self.key}\0{kind}\0{len(texts)}\0".encode())
         for text in texts:
             digest.update(text.encode("utf-8", "surrogatepass") + b"\0")
-        path = self.cache_dir / f"{digest.hexdigest()}.npy"
+        key = digest.hexdigest()
+        path = self.cache_dir / f"{key}.npz"
         if path.is_file():
-            return np.load(path, allow_pickle=False)
+            vectors = self._read(path, key, len(texts))
+            if vectors is not None:
+                return vectors
         vectors = np.asarray(fn(texts), dtype=np.float32)
         with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-            np.save(fh, vectors)
+            np.savez(fh, vectors=vectors, key=np.array(key))
         return vectors
+
+    def _read(self, path: Path, key: str, rows: int) -> np.ndarray | None:
+        """The cached vectors if the file is the one for ``key`` (its content says so, not only its name)
+        and has the expected shape; otherwise None (recomputed, with a warning)."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                stored, vectors = str(data["key"]), np.asarray(data["vectors"])
+        except (OSError, ValueError, KeyError) as exc:
+            logger.warning("%s: unreadable embedding cache (%s); recomputing", path, exc)
+            return None
+        dim = self.dimension
+        problem = (
+            "belongs to other texts or another model"
+            if stored != key
+            else f"has shape {vectors.shape}, expected ({rows}, {dim or 'd'})"
+            if vectors.ndim != 2 or vectors.shape[0] != rows or (dim and vectors.shape[1] != dim)
+            else "holds non-finite values"
+            if not np.isfinite(vectors).all()
+            else None
+        )
+        if problem:
+            logger.warning("%s: embedding cache %s; recomputing", path, problem)
+            return None
+        return vectors.astype(np.float32, copy=False)
 
     def encode(self, texts: list[str]) -> np.ndarray:
         return self._cached("encode", list(texts), self.inner.encode)  # type: ignore[arg-type]
@@ -94,19 +128,49 @@ class CachedEncoder:
 
 
 def _model_key(model: str) -> str:
-    """The encoder's identity for the embedding cache: a baseline name, or a folder plus its weights' stamp."""
+    """The encoder's identity for caches and finished parts, by content: a baseline's name and package
+    version, or a hash of a folder's weights, module list and tokenizer (a retrained or replaced model under
+    the same path gets a new key; a copied folder keeps its key)."""
     path = Path(model)
     if not path.is_dir():
-        return model
-    stamps = [
-        f"{p.name}:{p.stat().st_size}:{p.stat().st_mtime_ns}" for p in sorted(path.glob("*.safetensors"))
-    ]
-    return f"{path.resolve()}|{'|'.join(stamps)}"
+        from importlib import metadata
+
+        from lingualite.evaluation.baselines import PACKAGES_OF
+
+        package = PACKAGES_OF.get(model)
+        try:
+            version = metadata.version(package) if package else "core"
+        except metadata.PackageNotFoundError:
+            version = "missing"
+        return f"{model}=={version}"
+    digest = hashlib.sha256()
+    names = ("modules.json", "tokenizer.json", "config.json", "model.safetensors")
+    for item in sorted(p for p in path.rglob("*") if p.name in names and "checkpoints" not in p.parts):
+        digest.update(str(item.relative_to(path)).encode() + b"\0")
+        with item.open("rb") as fh:
+            for block in iter(lambda fh=fh: fh.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()[:32]
 
 
 def display_name(model: str) -> str:
     path = Path(model)
     return path.name if path.is_dir() else model
+
+
+def display_names(models: Sequence[str]) -> dict[str, str]:
+    """A distinct row name per model: the folder name, or ``parent/name`` where two folders share a name
+    (two runs both called ``model`` are two rows, not one)."""
+    plain = [display_name(m) for m in models]
+    names = {}
+    for model, name in zip(models, plain, strict=True):
+        if plain.count(name) > 1 and Path(model).is_dir():
+            resolved = Path(model).resolve()
+            name = f"{resolved.parent.name}/{resolved.name}"
+        names[model] = name
+    if len(set(names.values())) < len(names):
+        names = {m: (str(Path(m).resolve()) if Path(m).is_dir() else m) for m in models}
+    return names
 
 
 def _safe(name: str) -> str:
@@ -192,33 +256,61 @@ def run_report(
             f"no evaluation data under {settings.eval_dir} or {settings.prepared_dir}: run "
             "`lingualite data eval-sets` and `lingualite prepare` (or `lingualite quickstart`) first"
         )
+    with open_run(out, "report"):
+        return _run_report(models, out, settings, runs, progress, force)
+
+
+def _finished_part(part: Path, key: str, force: bool) -> dict[str, Any] | None:
+    """A saved result, if it was computed for this exact model (same content key) and is readable."""
+    if force or not part.is_file():
+        return None
+    try:
+        metrics = json.loads(part.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return metrics if isinstance(metrics, dict) and metrics.get("model_key") == key else None
+
+
+def _run_report(
+    models: Sequence[str],
+    out: Path,
+    settings: ReportSettings,
+    runs: dict[str, Callable[[Any], dict[str, Any]]],
+    progress: Callable[[str], None],
+    force: bool,
+) -> dict[str, Any]:
     results: dict[str, dict[str, Any]] = {}
+    names = display_names(models)
     for model in models:
-        name = display_name(model)
+        name = names[model]
+        key = _model_key(model)
         results[name] = {}
         encoder: Any = None
         for task, run in runs.items():
             part = out / "parts" / _safe(name) / f"{_safe(task)}.json"
-            if part.is_file() and not force:
-                results[name][task] = json.loads(part.read_text(encoding="utf-8"))
+            done = _finished_part(part, key, force)
+            if done is not None:
+                results[name][task] = done
                 progress(f"{name} {task}: done before (in {part})")
                 continue
             if encoder is None:
                 loaded = load_encoder(model, threads=settings.threads)
                 dense = not callable(getattr(loaded, "fit", None))
-                encoder = CachedEncoder(loaded, _model_key(model), out / "cache") if dense else loaded
+                encoder = CachedEncoder(loaded, key, out / "cache") if dense else loaded
             t0 = time.perf_counter()
             progress(f"{name} {task}: running ...")
             metrics = run(encoder)
             metrics["seconds"] = round(time.perf_counter() - t0, 1)
+            metrics["model_key"] = key
             write_json(part, metrics)
             results[name][task] = metrics
             progress(f"{name} {task}: {headline(task, metrics)} ({metrics['seconds']} s)")
         encoder = None
         if "efficiency" in settings.tasks:
             part = out / "parts" / _safe(name) / "efficiency.json"
-            if part.is_file() and not force:
-                results[name]["efficiency"] = json.loads(part.read_text(encoding="utf-8"))
+            done = _finished_part(part, key, force)
+            if done is not None:
+                results[name]["efficiency"] = done
             else:
                 from lingualite.evaluation.efficiency import measure_efficiency, training_time_per_10k_steps
 
@@ -231,6 +323,7 @@ def run_report(
                 )
                 if Path(model).is_dir():
                     eff["training"] = training_time_per_10k_steps(model)
+                eff["model_key"] = key
                 write_json(part, eff)
                 results[name]["efficiency"] = eff
             progress(f"{name} efficiency: {headline('efficiency', results[name]['efficiency'])}")
