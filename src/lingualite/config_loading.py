@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from pathlib import Path
@@ -33,10 +34,36 @@ def from_dict(cls: type[T], data: dict[str, Any] | None, where: str) -> T:
         else:
             values[name] = _check_type(value, hint, f"{where}.{name}")
     obj = cls(**values)
+    _check_ranges(cls, obj, where)
     validate = getattr(obj, "validate", None)
     if callable(validate):
         validate()
     return obj
+
+
+# (low, high, low_exclusive): a class may declare ``RANGES = {"field": (0.0, 1.0, True)}``; any other number
+# must be finite and >= 0 (counts, sizes, rates, weights: no field of a lingualite config is negative).
+Range = tuple[float | None, float | None, bool]
+_DEFAULT_RANGE: Range = (0, None, False)
+
+
+def _check_ranges(cls: type, obj: Any, where: str) -> None:
+    """Every numeric field finite and inside its range, checked at load time (one line naming the key)."""
+    ranges: dict[str, Range] = {}
+    for klass in reversed(cls.__mro__):
+        ranges.update(getattr(klass, "RANGES", {}))
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        key = f"{where}.{f.name}"
+        if not math.isfinite(value):
+            raise ConfigError(f"{key}: must be a finite number, got {value!r}")
+        low, high, exclusive = ranges.get(f.name, _DEFAULT_RANGE)
+        if low is not None and (value <= low if exclusive else value < low):
+            raise ConfigError(f"{key}: must be {'>' if exclusive else '>='} {low}, got {value!r}")
+        if high is not None and value > high:
+            raise ConfigError(f"{key}: must be <= {high}, got {value!r}")
 
 
 def _check_type(value: Any, hint: Any, where: str) -> Any:
@@ -77,10 +104,15 @@ def load_yaml(path: str | Path) -> dict[str, Any]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise ConfigError(f"{path}: config file not found") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not a UTF-8 text file (byte {exc.start})") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config ({exc.strerror or exc})") from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}{line}: invalid YAML ({getattr(exc, 'problem', exc)})") from exc
+        problem = " ".join(str(getattr(exc, "problem", None) or exc).split())  # YAML's messages span lines
+        raise ConfigError(f"{path}{line}: invalid YAML ({problem})") from exc
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     return data

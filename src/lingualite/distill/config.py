@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from lingualite.config_loading import from_dict, load_yaml
 from lingualite.errors import ConfigError
@@ -31,6 +31,11 @@ class TeacherConfig:
     :param cache_dir: where teacher vectors are kept as ``.npy`` (keyed by a hash of teacher + texts);
         null: ``<output>/teacher-cache``. Point several runs at one folder to encode each text once.
     """
+
+    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {
+        "batch_size": (0, None, True),
+        "max_seq_length": (0, None, True),
+    }
 
     name: str = "minilm"
     max_seq_length: int | None = 128
@@ -56,6 +61,11 @@ class DistillDataConfig:
     :param max_seq_length: the student's input limit in its own tokens (with [CLS] and [SEP]).
     :param valid_pairs: held-out pairs per validation file for the validation MSE and XSR P@1.
     """
+
+    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {
+        "max_train_pairs": (0, None, True),
+        "max_seq_length": (0, None, True),
+    }
 
     train_files: list[str] = field(default_factory=lambda: ["data/prepared/*/train.tsv"])
     valid_files: list[str] = field(default_factory=lambda: ["data/prepared/*/valid.tsv"])
@@ -88,6 +98,12 @@ class VocabularyConfig:
         ``data.max_train_pairs``; never validation or test text).
     :param lowercase: lowercase after NFKC (the teacher MiniLM is uncased too).
     """
+
+    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {
+        "alpha": (0, 1, True),
+        "size": (10, None, False),
+        "sample_size": (0, None, True),
+    }
 
     path: str | None = None
     kind: Literal["wordpiece", "unigram"] = "wordpiece"
@@ -150,6 +166,11 @@ class PCAConfig:
         reduced teacher the student imitates, for evaluation beside it (MiniLM: ~90 MB).
     """
 
+    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {
+        "dim": (0, None, True),
+        "fit_sentences": (0, None, True),
+    }
+
     enabled: bool = True
     dim: int = 128
     center: bool = False
@@ -170,6 +191,13 @@ class DistillOptimConfig:
 
     ``epochs`` (passes over the training pairs), when set, decides the number of steps instead of ``max_steps``.
     """
+
+    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {
+        "lr": (0, None, True),
+        "epochs": (0, None, True),
+        "warmup_ratio": (0, 1, False),
+        "grad_clip": (0, None, True),
+    }
 
     lr: float = 1e-3
     batch_size: int = 128

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 import torch
 from torch import nn
@@ -35,6 +35,8 @@ class ObjectiveConfig:
     :param generative: ``ugt`` | ``smlm`` | ``xtr`` | ``mlm`` | ``mlm_xtr`` | ``none``.
     :param similarity: score of the sentence-level losses: ``dot`` (paper) or ``cosine`` (scaled by ``scale``).
     """
+
+    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {"scale": (0, None, True)}
 
     generative: str = "ugt"
     generative_weight: float = 1.0

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from lingualite.config_loading import from_dict, load_yaml
 from lingualite.errors import ConfigError
@@ -84,6 +84,14 @@ class ContextConfig:
 class StageOptimConfig:
     """Adam with linear warm-up and decay for one stage (paper 001: lr 1e-4, linear decay, 1 epoch)."""
 
+    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {
+        "lr": (0, None, True),
+        "warmup_ratio": (0, 1, False),
+        "grad_clip": (0, None, True),
+        "steps": (0, None, True),
+        "batch_size": (0, None, True),
+    }
+
     lr: float = 5e-4
     batch_size: int = 64
     steps: int = 1000
@@ -150,6 +158,8 @@ class RegressionConfig(StageOptimConfig):
         only through their contexts: self-training on the pseudo-parallel pairs.
     :param alignment_scale: the cosine scale of that loss.
     """
+
+    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {"mined_share": (0, 1, False)}
 
     mined_share: float = 0.5
     steps: int = 500

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from lingualite.config_loading import from_dict, load_yaml
 from lingualite.errors import ConfigError
@@ -20,6 +20,10 @@ class DataConfig:
     A file under a folder named like ``en-fr`` gets language codes en / fr (used for vocabulary sampling).
     """
 
+    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {
+        "max_train_pairs": (0, None, True)
+    }
+
     train_files: list[str] = field(default_factory=lambda: ["data/prepared/*/train.tsv"])
     valid_files: list[str] = field(default_factory=lambda: ["data/prepared/*/valid.tsv"])
     max_train_pairs: int | None = None
@@ -29,6 +33,12 @@ class DataConfig:
 @dataclass
 class TokenizerConfig:
     """Use an existing ``tokenizer.json`` (``path``) or train a shared one on the training data."""
+
+    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {
+        "alpha": (0, 1, True),
+        "vocab_size": (10, None, False),
+        "sample_size": (0, None, True),
+    }
 
     path: str | None = None
     kind: Literal["unigram", "wordpiece"] = "unigram"
@@ -47,6 +57,11 @@ class OptimConfig:
     share the positive's languages.
     ``gradient_checkpointing``: recompute layer activations in the backward pass (less memory, ~30% slower).
     """
+
+    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {
+        "grad_clip": (0, None, True),
+        "lr": (0, None, True),
+    }
 
     lr: float = 1e-3
     warmup_steps: int = 500

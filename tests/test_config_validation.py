@@ -1,0 +1,75 @@
+"""Every numeric field of every shipped config: a bad value is a one-line ConfigError naming the key, at load."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from lingualite.distill.config import load_distill_config
+from lingualite.errors import ConfigError
+from lingualite.monolingual.config import load_monolingual_config
+from lingualite.training.config import BUILTIN_CONFIGS, load_training_config
+
+LOADERS = {
+    "quickstart": load_training_config,
+    "paper": load_training_config,
+    "distill": load_distill_config,
+    "monolingual": load_monolingual_config,
+}
+
+
+def _numeric_fields(config: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """Dotted names of every int/float field (including ones left at their default), recursively."""
+    found = []
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        if dataclasses.is_dataclass(value):
+            found += _numeric_fields(value, f"{prefix}{f.name}.")
+        elif "int" in str(f.type) or "float" in str(f.type):  # "int | None" fields too, when left None
+            found.append((f"{prefix}{f.name}", value))
+    return found
+
+
+def _set(data: dict[str, Any], dotted: str, value: Any) -> dict[str, Any]:
+    data = copy.deepcopy(data)
+    *path, last = dotted.split(".")
+    node = data
+    for key in path:
+        node = node.setdefault(key, {})
+    node[last] = value
+    return data
+
+
+CASES = [(name, key) for name, load in LOADERS.items() for key, _ in _numeric_fields(load(name))]
+
+
+@pytest.mark.parametrize("name, key", CASES, ids=[f"{n}:{k}" for n, k in CASES])
+@pytest.mark.parametrize(
+    "bad", [-3, float("nan"), float("inf"), "ten", [1]], ids=["neg", "nan", "inf", "str", "list"]
+)
+def test_every_numeric_field_rejects_bad_values(name: str, key: str, bad: Any, tmp_path: Path) -> None:
+    data = yaml.safe_load((BUILTIN_CONFIGS / f"{name}.yaml").read_text())
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(_set(data, key, bad)))
+    with pytest.raises(ConfigError) as info:
+        LOADERS[name](path)
+    message = str(info.value)
+    assert "\n" not in message and key.split(".")[-1] in message
+
+
+def test_the_issue_examples(tmp_path: Path) -> None:
+    data = yaml.safe_load((BUILTIN_CONFIGS / "quickstart.yaml").read_text())
+    for key, value, match in [
+        ("optim.warmup_steps", -10, "optim.warmup_steps: must be >= 0"),
+        ("optim.grad_clip", -1, "optim.grad_clip: must be > 0"),
+        ("tokenizer.alpha", -3, "tokenizer.alpha: must be > 0"),
+    ]:
+        path = tmp_path / "c.yaml"
+        path.write_text(yaml.safe_dump(_set(data, key, value)))
+        with pytest.raises(ConfigError, match=match):
+            load_training_config(path)
