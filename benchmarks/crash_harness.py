@@ -209,7 +209,7 @@ def run_scenario(
             _, export_seconds = _run(_command(scenario, cfg, out, resume=True), None)
         for k in range(kills_per_trial):
             span = export_seconds if scenario == "export" else ref_seconds
-            delay = rng.uniform(0.0, span)
+            delay = rng.uniform(0.0, 0.95 * span)  # a run killed later than it lasts is no kill
             finished, _ = _run(_command(scenario, cfg, out, resume=k > 0 or scenario == "export"), delay)
             checkpoints = (
                 len(list((out / "checkpoints").glob("step-*"))) if (out / "checkpoints").exists() else 0
@@ -251,7 +251,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/crash_harness.json"))
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    results: dict[str, Any] = {"command": " ".join(sys.argv), "scenarios": {}}
+    results: dict[str, Any] = {"scenarios": {}}
+    if args.out.exists():  # scenarios not run this time keep their last results
+        results = json.loads(args.out.read_text())
+    results.setdefault("commands", {})
     with tempfile.TemporaryDirectory(prefix="lingualite-crash-") as tmp:
         work = Path(tmp)
         configs = _setup(work)
@@ -259,6 +262,7 @@ def main() -> None:
         for scenario in args.scenarios:
             res = run_scenario(scenario, configs[scenario], work, args.trials, args.kills_per_trial, rng)
             results["scenarios"][scenario] = res
+            results["commands"][scenario] = " ".join(["python", *sys.argv])
             print(
                 f"== {scenario}: {res['trials']} trials, {res['kills']} kills, "
                 f"{res['failed_trials']} failed (reference run {res['reference_seconds']} s)"

@@ -31,15 +31,26 @@ def distill(
     ] = False,
     max_steps: Annotated[
         int | None,
-        typer.Option(help="Override optim.max_steps / optim.epochs (also the lr schedule's length)."),
+        typer.Option(min=1, help="Override optim.max_steps / optim.epochs (also the lr schedule's length)."),
     ] = None,
     stop_after: Annotated[
-        int | None, typer.Option(help="Stop (with a checkpoint, no export) after N steps; --resume goes on.")
+        int | None,
+        typer.Option(min=1, help="Stop (with a checkpoint, no export) after N steps; --resume goes on."),
     ] = None,
     threads: Annotated[
         int | None,
-        typer.Option(help="CPU threads (default: one per core). Use 1 when other jobs share the cores."),
+        typer.Option(
+            min=1, help="CPU threads (default: one per core). Use 1 when other jobs share the cores."
+        ),
     ] = None,
+    allow_config_change: Annotated[
+        bool,
+        typer.Option(
+            "--allow-config-change",
+            help="With --resume: continue with a config that differs from the run's saved one (the new values "
+            "take effect). Without it such a resume is refused, naming the changed keys."
+        ),
+    ] = False,
 ) -> None:
     """Distil a sentence-transformer teacher into a tiny multilingual student (paper 002, extreme compression).
 
@@ -77,6 +88,7 @@ def distill(
             progress=sys.stderr.isatty(),
             stop_after=stop_after,
             threads=threads,
+            allow_config_change=allow_config_change,
         )
     except USER_ERRORS as exc:
         fail(exc)

