@@ -48,7 +48,7 @@ def distill(
         typer.Option(
             "--allow-config-change",
             help="With --resume: continue with a config that differs from the run's saved one (the new values "
-            "take effect). Without it such a resume is refused, naming the changed keys."
+            "take effect). Without it such a resume is refused, naming the changed keys.",
         ),
     ] = False,
 ) -> None:

@@ -215,7 +215,7 @@ def train(
         typer.Option(
             "--allow-config-change",
             help="With --resume: continue with a config that differs from the run's saved one (the new values, "
-            "e.g. optim.lr, take effect). Without it such a resume is refused, naming the changed keys."
+            "e.g. optim.lr, take effect). Without it such a resume is refused, naming the changed keys.",
         ),
     ] = False,
 ) -> None:
