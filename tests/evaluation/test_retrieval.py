@@ -100,3 +100,15 @@ def test_knn_mean_cosine_by_hand() -> None:
     assert knn_mean_cosine(sparse.csr_matrix(q), sparse.csr_matrix(base), 2)[0] == pytest.approx(
         (1.0 + 2**-0.5) / 2
     )
+
+
+def test_too_few_candidates_are_not_reported_as_perfect() -> None:
+    import pytest as _pytest
+
+    from lingualite.evaluation.retrieval import xsr_from_similarity
+
+    with _pytest.raises(ValueError, match="at least 2 pairs"):
+        xsr_from_similarity(np.ones((1, 1)))
+    out = xsr_from_similarity(np.array([[0.1, 0.9, 0.0], [0.8, 0.2, 0.0], [0.0, 0.0, 1.0]]))
+    assert "p_at_5" not in out and "p_at_10" not in out
+    assert out["p_at_1"] == _pytest.approx(1 / 3)

@@ -89,6 +89,11 @@ def xsr_from_similarity(
     """P@k in both directions and their mean, from the (N, N) cosine matrix of sources x targets."""
     if similarity.ndim != 2 or similarity.shape[0] != similarity.shape[1]:
         raise ValueError(f"need a square similarity matrix, got shape {similarity.shape}")
+    n = similarity.shape[0]
+    if n < 2:
+        raise ValueError(f"retrieval needs at least 2 pairs (got {n}): with one candidate every P@k is 1.0")
+    # P@k with k >= N candidates is 1.0 whatever the model: such k are left out, not reported as perfect.
+    ks = tuple(kk for kk in ks if kk < n) or (1,)
     scores = method_scores(similarity, method, k)
     forward = precision_at_k(scores, ks)
     backward = precision_at_k(scores.T, ks)

@@ -155,3 +155,14 @@ def test_fetch_updates_for_new_languages(lists: Path, monkeypatch: pytest.Monkey
 def test_extract_without_english_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(LinguaLiteError, match="no Translation-en"):
         ddtp.extract(tmp_path, tmp_path / "out", ["fr"])
+
+
+def test_apt_update_refuses_anything_but_language_codes(tmp_path) -> None:
+    import pytest as _pytest
+
+    from lingualite.data.sources.apt import apt_update
+    from lingualite.errors import LinguaLiteError
+
+    with _pytest.raises(LinguaLiteError, match="not language codes"):
+        apt_update(tmp_path, ["fr", 'x"; }; APT::Evil "1'])
+    assert not (tmp_path / "apt.conf").exists()

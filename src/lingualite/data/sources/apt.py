@@ -7,10 +7,12 @@ import bz2
 import gzip
 import lzma
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from lingualite.data.sources.common import SourceUnavailableError, require_tool, run_tool
+from lingualite.errors import LinguaLiteError
 
 __all__ = ["apt_download", "apt_update", "find_deb", "private_apt_options", "read_index_file", "unpack_deb"]
 
@@ -34,12 +36,20 @@ def private_apt_options(state_dir: Path) -> list[str]:
     return [x for o in opts for x in ("-o", o)]
 
 
+_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(?:_[A-Z]{2})?")
+
+
 def apt_update(state_dir: Path, languages: Sequence[str] = (), packages: bool = True) -> Path:
     """Run ``apt-get update`` into ``state_dir/lists`` with the given description-translation languages.
 
     ``packages=False`` skips the (large) Packages indices and fetches only the Translation files.
     Returns the lists folder.
     """
+    bad = [lang for lang in languages if not _LANGUAGE_CODE.fullmatch(lang)]
+    if bad:  # they are written into an apt config file: never anything but a language code
+        raise LinguaLiteError(
+            f"apt: not language codes: {', '.join(map(repr, bad))} (expected e.g. fr, pt_BR)"
+        )
     apt = require_tool("apt-get", "download Debian package indices")
     state_dir = Path(state_dir).resolve()
     state_dir.mkdir(parents=True, exist_ok=True)
