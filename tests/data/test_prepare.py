@@ -129,3 +129,43 @@ def test_fields_are_tsv_safe(tmp_path: Path) -> None:
         [str(tmp_path / "c")], "en", "fr", tmp_path / "o", NO_LID, SplitConfig(0, 0), progress=False
     )
     assert _rows(res.paths["train"]) == [["a b c d", "e f g h", ""]]
+
+
+def _prepare(tmp_path: Path, name: str, data: bytes, **kw):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return prepare_corpus([path], "en", "fr", tmp_path / "out", NO_LID, progress=False, **kw)
+
+
+def test_nul_bytes_never_reach_train_tsv(tmp_path: Path) -> None:
+    data = b"the cat sleeps here\tle chat dort ici\nthe dog\x00 runs away\tle chien court loin\n"
+    with pytest.raises(BadInputError, match=r"c\.tsv:2: contains a NUL byte"):
+        _prepare(tmp_path, "c.tsv", data)
+    res = _prepare(tmp_path, "c.tsv", data, skip_bad=True)
+    assert res.stats["inputs"][0]["read"]["bad"] == {"nul_byte": 1}
+    assert b"\x00" not in b"".join(p.read_bytes() for p in res.paths.values())
+
+
+@pytest.mark.parametrize(
+    "name, data, match",
+    [
+        ("empty.tsv", b"", "no pairs in the input"),
+        ("blank.tsv", b"\n\n", "no pairs in the input"),
+        ("nobody.tmx", b'<?xml version="1.0"?><tmx version="1.4"><header/></tmx>', "no <body> element"),
+    ],
+)
+def test_nothing_kept_is_an_error_and_writes_nothing(
+    tmp_path: Path, name: str, data: bytes, match: str
+) -> None:
+    from lingualite.errors import LinguaLiteError
+
+    with pytest.raises(LinguaLiteError, match=match):
+        _prepare(tmp_path, name, data)
+    assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
+
+
+def test_everything_dropped_by_cleaning_is_an_error(tmp_path: Path) -> None:
+    from lingualite.errors import LinguaLiteError
+
+    with pytest.raises(LinguaLiteError, match="all 2 pairs were dropped by cleaning"):
+        _prepare(tmp_path, "same.tsv", b"hello\thello\nsame text\tsame text\n")

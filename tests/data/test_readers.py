@@ -107,7 +107,9 @@ def test_readers_are_lazy(tmp_path: Path) -> None:
         next(it)
 
 
-_field = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\t\n\r\ufeff"))
+_field = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\t\n\r\ufeff\x00")
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -239,3 +241,19 @@ def test_open_parallel_dispatch(tmp_path: Path) -> None:
     assert [x.tgt for x in open_parallel(str(tmp_path / "corpus"), "en", "fr")] == ["bonjour"]
     pair = (tmp_path / "corpus.en", tmp_path / "corpus.fr.gz")
     assert [x.src for x in open_parallel(pair)] == ["hello"]
+
+
+def test_cr_only_and_mixed_line_endings(tmp_path: Path) -> None:
+    p = _write(tmp_path / "mac.tsv", b"a\tb\rc\td\r\ne\tf\ng\th\r")
+    assert [(x.src, x.tgt, x.line) for x in read_tsv(p)] == [
+        ("a", "b", 1),
+        ("c", "d", 2),
+        ("e", "f", 3),
+        ("g", "h", 4),
+    ]
+
+
+def test_utf16_is_named_as_such(tmp_path: Path) -> None:
+    p = _write(tmp_path / "u16.tsv", "a\tb\n".encode("utf-16"))
+    with pytest.raises(BadInputError, match=r"u16\.tsv:1: UTF-16"):
+        list(read_tsv(p))

@@ -23,3 +23,16 @@ def test_batches_are_deterministic_full_and_within_one_group() -> None:
         batch = one.batch(step)
         assert len(batch) == 8 and len(set(groups[batch])) == 1
         assert np.array_equal(batch, two.batch(step))
+
+
+def test_a_file_without_pairs_is_named(tmp_path) -> None:
+    import pytest as _pytest
+
+    from lingualite.errors import LinguaLiteError
+    from lingualite.training.dataset import read_pairs
+
+    empty = tmp_path / "en-fr" / "train.tsv"
+    empty.parent.mkdir()
+    empty.write_text("\n")
+    with _pytest.raises(LinguaLiteError, match=r"train\.tsv: no sentence pairs"):
+        read_pairs([empty])

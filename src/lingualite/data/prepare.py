@@ -154,6 +154,23 @@ def _summary(tallies: list[_InputTally], **extra: Any) -> dict[str, Any]:
     }
 
 
+def _check_something_kept(tallies: Sequence[_InputTally]) -> None:
+    """An input that produced no pair at all is an error: exit 0 with ``kept: 0`` helped nobody."""
+    if any(sum(t.kept.values()) for t in tallies):
+        return
+    read = sum(t.read.pairs for t in tallies)
+    names = ", ".join(t.name for t in tallies)
+    if read == 0:
+        bad = sum(sum(t.read.bad.values()) for t in tallies)
+        why = f"all {bad} lines were malformed (skipped)" if bad else "no pairs in the input (empty file?)"
+        raise LinguaLiteError(f"{names}: {why}; nothing written")
+    drops = Counter[str]()
+    for t in tallies:
+        drops.update({k: v for k, v in t.cleaning.to_dict().get("dropped", {}).items() if isinstance(v, int)})
+    top = ", ".join(f"{k} {v}" for k, v in drops.most_common(3))
+    raise LinguaLiteError(f"{names}: all {read} pairs were dropped by cleaning ({top}); nothing written")
+
+
 def prepare_corpus(
     inputs: Sequence[InputSpec],
     src_lang: str,
@@ -189,7 +206,12 @@ def prepare_corpus(
     with contextlib.ExitStack() as stack:
         tmp = {name: stack.enter_context(atomic_path(path)) for name, path in paths.items()}
         stats_tmp = stack.enter_context(atomic_path(stats_path))
-        candidates = {name: tmp[name].with_name(f"{name}.candidates") for name in selectors}
+        # hidden, with a pid, beside the outputs: a killed run's leftovers are recognised and removed later
+        candidates = {
+            name: tmp[name].with_name(f"{tmp[name].name}.{name}.tmp-candidates") for name in selectors
+        }
+        for path in candidates.values():  # removed on success and on failure alike
+            stack.callback(path.unlink, missing_ok=True)
         bar = stack.enter_context(_progress(progress))
         train = stack.enter_context(open(tmp["train"], "w", encoding="utf-8", newline="\n"))
         with contextlib.ExitStack() as cand_stack:
@@ -218,7 +240,6 @@ def prepare_corpus(
         for name, selector in selectors.items():
             with open(tmp[name], "w", encoding="utf-8", newline="\n") as final:
                 _finish_capped(candidates[name], final, selector, name, tallies)
-            candidates[name].unlink()
         train.close()
         config = {
             "src_lang": src_lang,
@@ -227,5 +248,6 @@ def prepare_corpus(
             "split": asdict(split),
         }
         stats = _summary(tallies, config=config)
+        _check_something_kept(tallies)  # raising here publishes none of the outputs
         write_json(stats_tmp, stats)
     return PrepareResult(out_dir, paths, stats_path, stats)

@@ -91,6 +91,11 @@ def _decode(raw: bytes, lineno: int) -> str:
         raw = raw[:-1]
     if lineno == 1 and raw.startswith(_BOM):
         raw = raw[len(_BOM) :]
+    if lineno == 1 and raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise _Malformed("invalid_utf8", "UTF-16 text (a byte-order mark); convert the file to UTF-8")
+    if b"\x00" in raw:
+        column = raw.index(b"\x00") + 1
+        raise _Malformed("nul_byte", f"contains a NUL byte (column {column}); a binary file?")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -99,14 +104,28 @@ def _decode(raw: bytes, lineno: int) -> str:
         raise _Malformed("invalid_utf8", reason) from None
 
 
+def _split_cr(raw: bytes) -> Iterator[bytes]:
+    """A line as read up to ``\n``, split again at CR-only line breaks (old Mac files): LF, CRLF and CR
+    all end a line, so line numbers match what an editor shows."""
+    body = raw[:-1] if raw.endswith(b"\n") else raw
+    if body.endswith(b"\r"):
+        body = body[:-1]
+    if b"\r" not in body:
+        yield raw
+        return
+    for part in body.split(b"\r"):
+        yield part + b"\n"
+
+
 def _raw_lines(path: Path) -> Iterator[bytes]:
     """Yield raw lines; a missing file or corrupt gzip stream is a fatal :class:`BadInputError`."""
     done = 0
     try:
         with _open_binary(path) as fh:
             for raw in fh:
-                yield raw
-                done += 1
+                for line in _split_cr(raw):
+                    yield line
+                    done += 1
     except FileNotFoundError:
         raise BadInputError(path, None, "file not found") from None
     except (gzip.BadGzipFile, EOFError, zlib.error) as err:
@@ -304,6 +323,7 @@ def read_tmx(
     feeder = _LineFeeder(path, skip_bad)
     tu_line = 0
     parent: ET.Element | None = None
+    seen_body = False
     try:
         for event, elem in ET.iterparse(feeder, events=("start", "end")):
             tag = _local(elem.tag)
@@ -312,6 +332,7 @@ def read_tmx(
                     tu_line = feeder.lineno
                 elif tag == "body":
                     parent = elem
+                    seen_body = True
                 continue
             if tag != "tu":
                 continue
@@ -329,6 +350,8 @@ def read_tmx(
             if stats is not None:
                 stats.pairs += 1
             yield ParallelPair(src, tgt, None, name, tu_line)
+        if not seen_body:
+            raise BadInputError(path, None, "no <body> element: not a TMX document")
     except ET.ParseError as err:
         line = err.position[0] if err.position else None
         reason = re.sub(r":? line \d+, column \d+$", "", str(err.msg))

@@ -56,6 +56,9 @@ class ParallelCorpus:
 def read_pairs(files: list[Path], limit: int | None = None) -> ParallelCorpus:
     """All pairs of ``files`` (an equal seeded share of each file when ``limit`` caps them)."""
     per_file = [[(p.src, p.tgt) for p in read_tsv(f)] for f in files]
+    for f, chunk in zip(files, per_file, strict=True):
+        if not chunk:  # an empty training file would otherwise fail much later, deep in the batching
+            raise LinguaLiteError(f"{f}: no sentence pairs (empty file?)")
     if limit is not None:
         rng = np.random.default_rng(0)
         share = max(1, limit // max(1, len(files)))
