@@ -99,3 +99,13 @@ def test_unknown_scripts_are_counted(model: Path) -> None:
     share, whole = encoder.unknown_report(["日本語の文です", "中文句子", "the cat"])
     assert whole == 2 and share > 0.25  # 2 [UNK] among 7 content tokens
     assert unknown_token_share(encoder.model.tokenizer, ["the cat runs"]) == (0.0, 0)
+
+
+def test_a_changed_weight_byte_is_caught_by_the_recorded_checksum(model: Path) -> None:
+    weights = model / "model.safetensors"
+    data = bytearray(weights.read_bytes())
+    data[-3] ^= 0x40  # inside the tensor data: the safetensors header is still valid
+    weights.write_bytes(bytes(data))
+    _one_line_error(model, "does not match the checksum")
+    (model / "lingualite_checksums.json").unlink()  # the documented way to accept replaced weights
+    assert SentenceTransformerEncoder(model).encode(SENTENCES).shape == (3, 32)

@@ -62,6 +62,7 @@ class Encoder(Protocol):
 # Files of a model folder that loading does not need: documentation and training artefacts.
 _NOT_MODEL_FILES = {
     "README.md",
+    "lingualite_checksums.json",
     "metrics.jsonl",
     "results.json",
     "results.md",

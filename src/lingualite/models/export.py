@@ -62,6 +62,7 @@ def save_encoder_folder(
         )
         st_model = SentenceTransformer(modules=[transformer, pooling_module, *extra_modules], device="cpu")
         st_model.save(str(out), safe_serialization=True)
+        write_checksums(out)
     return path
 
 
@@ -73,6 +74,16 @@ def save_sentence_transformer(
 
 
 EXPORT_JOURNAL = ".export-journal.json"
+CHECKSUMS = "lingualite_checksums.json"
+
+
+def write_checksums(folder: Path) -> None:
+    """Record the sha256 of every weights file, so a loader can tell damaged weights from trained ones
+    (safetensors checks its header, not the numbers)."""
+    from lingualite.models.loading import file_sha256
+
+    sums = {str(p.relative_to(folder)): file_sha256(p) for p in sorted(folder.rglob("*.safetensors"))}
+    write_json(folder / CHECKSUMS, {"sha256": sums})
 EXPORT_LOCK = ".export.lock"
 
 
@@ -165,6 +176,7 @@ def export_into(out: Path, write: Callable[[Path], object]) -> None:
     staging = out / f".export.staging-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     try:
         write(staging)
+        write_checksums(staging)
         fsync_tree(staging)
     except BaseException:  # the old model is untouched; a kill -9 here leaves the staging to clean_leftovers
         shutil.rmtree(staging, ignore_errors=True)

@@ -10,6 +10,7 @@ names the folder and what is wrong. Only safetensors weights are loaded: never a
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
 from pathlib import Path
@@ -133,6 +134,33 @@ def _check_transformer(folder: Path, module_dir: Path) -> None:
         )
 
 
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _check_checksums(folder: Path) -> None:
+    """Folders lingualite exported record their weights' sha256: a changed byte is an error, not vectors."""
+    record = folder / "lingualite_checksums.json"
+    if not record.exists():
+        return
+    data = _read_json(folder, record)
+    sums = data.get("sha256") if isinstance(data, dict) else None
+    if not isinstance(sums, dict):
+        raise ModelFolderError(folder, "lingualite_checksums.json is damaged")
+    for name, expected in sums.items():
+        path = folder / str(name)
+        if path.exists() and file_sha256(path) != expected:
+            raise ModelFolderError(
+                folder,
+                f"{name} does not match the checksum lingualite recorded at export: the file is damaged (if you "
+                "replaced the weights on purpose, delete lingualite_checksums.json)",
+            )
+
+
 def check_model_folder(path: str | Path) -> Path:
     """Check that ``path`` is a loadable sentence-transformers folder; raise :class:`ModelFolderError` if not."""
     folder = Path(path)
@@ -166,6 +194,7 @@ def check_model_folder(path: str | Path) -> Path:
                 if not weights.exists():
                     raise ModelFolderError(folder, f"missing {entry.get('path')}/model.safetensors (Dense)")
                 safetensors_shapes(folder, weights)
+    _check_checksums(folder)
     return folder
 
 
