@@ -23,8 +23,8 @@ from lingualite.evaluation.datasets import (
     read_sts,
 )
 
-# Texts: any characters but tab and line breaks (and a BOM, dropped at the start of line 1), not blank.
-_chars = st.characters(blacklist_categories=("Cs",), blacklist_characters="\t\n\r\ufeff")
+# Texts: any characters but tab, line breaks and NUL (and a BOM, dropped at the start of line 1), not blank.
+_chars = st.characters(blacklist_categories=("Cs",), blacklist_characters="\t\n\r\ufeff\x00")
 texts = st.text(_chars, min_size=1, max_size=20).filter(lambda t: t.strip())
 labels = st.text(_chars, min_size=1, max_size=8).filter(lambda t: t == t.strip() and t)
 scores = st.floats(allow_nan=False, allow_infinity=False)
