@@ -138,10 +138,22 @@ class SentenceTransformerEncoder:
     def encode(self, texts: list[str]) -> np.ndarray:
         if len(texts) == 0:  # sentence-transformers returns shape (0,) here
             return np.zeros((0, self.dimension), dtype=np.float32)
-        vectors = self.model.encode(
-            texts, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
-        )
-        return vectors.astype(np.float32)
+        try:
+            vectors = self.model.encode(
+                texts, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+            )
+        except (ValueError, AttributeError, KeyError, IndexError, TypeError, RuntimeError) as exc:
+            # A folder that loads but cannot encode has damaged module settings (e.g. sentence_bert_config)
+            from lingualite.models.loading import ModelFolderError
+
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise ModelFolderError(self.path, f"loads but cannot encode ({first})") from exc
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[0] != len(texts) or not np.isfinite(vectors).all():
+            from lingualite.models.loading import ModelFolderError
+
+            raise ModelFolderError(self.path, f"gives vectors of shape {vectors.shape} or non-finite values")
+        return vectors
 
     def unknown_report(self, texts: list[str]) -> tuple[float, int]:
         """(share of tokens unknown to the vocabulary, sentences made only of unknown tokens) for ``texts``."""
