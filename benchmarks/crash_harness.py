@@ -35,52 +35,16 @@ from typing import Any
 
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
 CLI = [sys.executable, "-m", "lingualite.cli.main"]
-EN = [
-    "the",
-    "a",
-    "cat",
-    "dog",
-    "house",
-    "car",
-    "red",
-    "blue",
-    "big",
-    "small",
-    "runs",
-    "eats",
-    "sleeps",
-    "sees",
-    "quickly",
-    "slowly",
-]
-FR = [
-    "le",
-    "un",
-    "chat",
-    "chien",
-    "maison",
-    "voiture",
-    "rouge",
-    "bleu",
-    "grand",
-    "petit",
-    "court",
-    "mange",
-    "dort",
-    "voit",
-    "vite",
-    "lentement",
-]
 LEFTOVER = re.compile(r"(\.(tmp|staging|old)-\d+-[0-9a-f]{8}$)|(^\.export-journal\.json$)|(^\.\.export\.)")
 
 
 def _write_pairs(path: Path, n: int, seed: int) -> None:
-    rng = random.Random(seed)
+    """The tests' synthetic corpus (word-by-word en-fr 'translations'), as ``path``."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from conftest import write_synthetic_pairs
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as fh:
-        for i in range(n):
-            idx = [rng.randrange(len(EN)) for _ in range(rng.randint(3, 9))]
-            fh.write(" ".join(EN[j] for j in idx) + "\t" + " ".join(FR[j] for j in idx) + f"\tdoc{i}\n")
+    write_synthetic_pairs(path.parent / f".gen-{seed}", n, seed).rename(path)
 
 
 def _setup(work: Path) -> dict[str, Path]:

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from test_report import CountingEncoder
 
 from lingualite.errors import LinguaLiteError
 from lingualite.evaluation.report import CachedEncoder, ReportSettings, display_names, run_report
@@ -16,20 +17,8 @@ from lingualite.models.dual_encoder import DualEncoder
 from lingualite.models.export import save_sentence_transformer
 
 
-class Counting:
-    name = "counting"
-    dimension = 3
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def encode(self, texts: list[str]) -> np.ndarray:
-        self.calls += 1
-        return np.array([[len(t), 1.0, 0.0] for t in texts], dtype=np.float32)
-
-
 def test_a_swapped_or_damaged_cache_file_is_recomputed_not_used(tmp_path: Path) -> None:
-    inner = Counting()
+    inner = CountingEncoder()
     cached = CachedEncoder(inner, "k", tmp_path)
     src, tgt = cached.encode(["a", "bb"]), cached.encode(["ccc", "dddd"])
     files = sorted(tmp_path.glob("*.npz"))
