@@ -38,3 +38,17 @@ def test_resume_override_is_offered() -> None:
     for command in ("train", "distill"):
         shown = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).output
         assert "--allow-config-change" in shown and "--no-allow-config-change" not in shown
+
+
+def test_help_and_version_defects_of_the_newcomer_report() -> None:
+    import subprocess
+    import sys
+
+    wide = {"COLUMNS": "200"}
+    assert runner.invoke(app, ["--version"]).output.startswith("lingualite ")
+    assert "[u, v, u*v, |u-v|]" in runner.invoke(app, ["eval", "pairs", "--help"], env=wide).output
+    prepare = runner.invoke(app, ["prepare", "--help"], env=wide).output
+    assert "--no-lang-id" in prepare and "--no-no-lang-id" not in prepare
+    assert "More files of the same kind" not in runner.invoke(app, ["eval", "xsr", "--help"], env=wide).output
+    out = subprocess.run([sys.executable, "-m", "lingualite", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.startswith("lingualite ")

