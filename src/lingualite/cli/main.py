@@ -238,7 +238,9 @@ def train(
         ),
     ] = False,
 ) -> None:
-    """Train an encoder. Two modes, chosen by the config's `mode` key:
+    """Train an encoder on parallel pairs (paper 000) or on monolingual documents (paper 001).
+
+    The config's `mode` key chooses:
 
     \b
     parallel (default; configs quickstart, paper): the shared dual transformer of paper 000 on parallel
