@@ -64,9 +64,13 @@ def run_quickstart(
     max_steps: int | None = None,
     max_test_pairs: int | None = None,
     langs: tuple[str, ...] = DEFAULT_LANGS,
+    resume: bool = False,
 ) -> dict[str, dict[str, float]]:
     """Run the whole pipeline; returns ``{pair: {"lingualite": P@1, "tfidf": P@1, ...}}`` and writes
-    ``results.json`` and ``results.md`` into ``output``."""
+    ``results.json`` and ``results.md`` into ``output``.
+
+    :param resume: continue the run already in ``output`` (refused if it was made with other settings, e.g. a
+        smoke run's ``max_steps``); without it, an ``output`` holding checkpoints is an error."""
     console = Console()
     output, data_dir = Path(output), Path(data_dir)
     t0 = time.perf_counter()
@@ -74,7 +78,7 @@ def run_quickstart(
     cfg = load_training_config(config)
     cfg.data.train_files = [str(p / "train.tsv") for p in prepared]
     cfg.data.valid_files = [str(p / "valid.tsv") for p in prepared]
-    resume = bool(list_checkpoints(output / "checkpoints"))
+    resume = resume and bool(list_checkpoints(output / "checkpoints"))
     console.print(f"training `{config}` into {output}" + (" (resuming)" if resume else ""))
     result = train(cfg, output, resume=resume, max_steps=max_steps, progress=console.is_terminal)
     model = SentenceTransformerEncoder(output)

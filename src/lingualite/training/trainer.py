@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import sys
@@ -151,7 +152,9 @@ def train(
     """
     ctx = init_distributed()
     out = Path(output_dir)
-    total_steps = max_steps if max_steps is not None else cfg.optim.max_steps
+    if max_steps is not None:  # part of the run's config: saved with it, and a resume must agree with it
+        cfg = dataclasses.replace(cfg, optim=dataclasses.replace(cfg.optim, max_steps=max_steps))
+    total_steps = cfg.optim.max_steps
     if total_steps < 1:
         raise LinguaLiteError(f"max_steps must be >= 1, got {total_steps}")
     if stop_after is not None and stop_after < 1:
