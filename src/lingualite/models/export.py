@@ -84,6 +84,8 @@ def write_checksums(folder: Path) -> None:
 
     sums = {str(p.relative_to(folder)): file_sha256(p) for p in sorted(folder.rglob("*.safetensors"))}
     write_json(folder / CHECKSUMS, {"sha256": sums})
+
+
 EXPORT_LOCK = ".export.lock"
 
 
