@@ -10,9 +10,15 @@ Names are imported lazily so that ``import lingualite`` (and ``lingualite --help
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import types
 from typing import Any
+
+# Quiet by default, like the CLI: no per-file progress bars or load reports from transformers / the hub
+# (lingualite shows its own progress). Set these variables yourself to see them.
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
 __version__ = "0.1.0"
 
