@@ -117,3 +117,15 @@ def test_distillation_refuses_a_folder_another_run_is_writing(locked_folder, tin
     folder, pid = locked_folder
     with pytest.raises(LinguaLiteError, match=f"pid {pid}"):
         distill(tiny_distill_config(), folder, progress=False)
+
+
+def test_a_run_killed_before_its_first_checkpoint_logs_step_0_once(
+    tiny_distill_config, tmp_path: Path
+) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / ".lingualite-run").write_text('{"kind": "distill"}')
+    (run / "metrics.jsonl").write_text('{"step": 0, "valid_xsr_p_at_1": 0.1}\n{"step": 2, "loss": 1.0}\n')
+    distill(tiny_distill_config(), run, resume=True, progress=False)  # what --resume does after such a kill
+    steps = [json.loads(line)["step"] for line in (run / "metrics.jsonl").read_text().splitlines()]
+    assert steps == sorted(set(steps)) and steps[0] == 0

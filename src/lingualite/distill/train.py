@@ -279,7 +279,9 @@ def _distill(
 
     log_path = out / "metrics.jsonl"
     if log_path.exists():  # drop lines of steps after the checkpoint we continue from
-        write_text(log_path, "".join(f"{line}\n" for line in kept_log_lines(log_path, start)))
+        # a run resumed from step 0 validates and logs step 0 again (the crash harness found it twice)
+        kept = kept_log_lines(log_path, start) if start else []
+        write_text(log_path, "".join(f"{line}\n" for line in kept))
 
     def log(step: int, record: dict[str, float]) -> None:
         with log_path.open("a") as fh:
