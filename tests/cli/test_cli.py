@@ -59,3 +59,32 @@ def test_train_with_a_bad_config_is_one_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["train", "--config", str(bad), "--output", str(tmp_path / "run")])
     assert result.exit_code == 2
     assert "unknown key(s) ['batch_sise']" in result.output
+
+
+def test_train_on_your_own_files_without_writing_a_yaml(
+    synthetic_corpus: Path, tiny_tokenizer, tmp_path
+) -> None:
+    import yaml
+
+    tiny_tokenizer.save_pretrained(str(tmp_path / "tok"))
+    cfg = {
+        "data": {
+            "train_files": ["does/not/exist.tsv"],
+            "valid_files": ["nor/this.tsv"],
+            "valid_xsr_pairs": 50,
+        },
+        "tokenizer": {"path": str(tmp_path / "tok")},
+        "model": {"hidden_size": 32, "num_layers": 1, "num_heads": 2, "ffn_size": 64, "max_seq_length": 16},
+        "optim": {"max_steps": 2, "batch_size": 16, "warmup_steps": 1, "eval_every": 2, "save_every": 2},
+    }
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(cfg))
+    res = runner.invoke(
+        app,
+        ["train", "--config", str(tmp_path / "c.yaml"), "--output", str(tmp_path / "run"),
+         "--train-files", str(synthetic_corpus / "en-fr" / "train.tsv"),
+         "--valid-files", str(synthetic_corpus / "en-fr" / "valid.tsv")],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    saved = yaml.safe_load((tmp_path / "run" / "training_config.yaml").read_text())
+    assert saved["data"]["train_files"] == [str(synthetic_corpus / "en-fr" / "train.tsv")]
+    assert "--train-files" in runner.invoke(app, ["distill", "--help"], env={"COLUMNS": "200"}).output

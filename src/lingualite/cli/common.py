@@ -14,6 +14,22 @@ from lingualite.errors import LinguaLiteError
 USER_ERRORS = (LinguaLiteError, OSError, ValueError)
 
 
+TRAIN_FILES_HELP = (
+    "Training pair files (src<TAB>tgt[<TAB>doc_id]; globs allowed; repeat the option for more), replacing "
+    "the config's data.train_files."
+)
+VALID_FILES_HELP = "Validation pair files, replacing the config's data.valid_files (repeat for more)."
+
+
+def with_data_files(cfg: Any, train_files: list[str] | None, valid_files: list[str] | None) -> Any:
+    """``cfg`` with ``data.train_files`` / ``data.valid_files`` replaced where given (your own data, no YAML)."""
+    if train_files:
+        cfg.data.train_files = list(train_files)
+    if valid_files:
+        cfg.data.valid_files = list(valid_files)
+    return cfg
+
+
 def fail(exc: BaseException) -> NoReturn:
     typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
     raise typer.Exit(2)

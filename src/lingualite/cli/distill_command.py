@@ -10,7 +10,14 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, echo_logs, fail
+from lingualite.cli.common import (
+    TRAIN_FILES_HELP,
+    USER_ERRORS,
+    VALID_FILES_HELP,
+    echo_logs,
+    fail,
+    with_data_files,
+)
 
 
 def distill(
@@ -43,6 +50,8 @@ def distill(
             min=1, help="CPU threads (default: one per core). Use 1 when other jobs share the cores."
         ),
     ] = None,
+    train_files: Annotated[list[str] | None, typer.Option(help=TRAIN_FILES_HELP)] = None,
+    valid_files: Annotated[list[str] | None, typer.Option(help=VALID_FILES_HELP)] = None,
     allow_config_change: Annotated[
         bool,
         typer.Option(
@@ -81,7 +90,7 @@ def distill(
     echo_logs("lingualite.distill", "distill")
     try:
         result = run_distill(
-            load_distill_config(config),
+            with_data_files(load_distill_config(config), train_files, valid_files),
             output,
             resume=resume,
             max_steps=max_steps,

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, fail
+from lingualite.cli.common import TRAIN_FILES_HELP, USER_ERRORS, VALID_FILES_HELP, fail, with_data_files
 from lingualite.cli.distill_command import distill as distill_command
 from lingualite.cli.eval_commands import eval_app
 from lingualite.errors import LinguaLiteError
@@ -229,6 +229,8 @@ def train(
     threads: Annotated[
         int | None, typer.Option(min=1, help="PyTorch CPU threads (monolingual mode).")
     ] = None,
+    train_files: Annotated[list[str] | None, typer.Option(help=TRAIN_FILES_HELP)] = None,
+    valid_files: Annotated[list[str] | None, typer.Option(help=VALID_FILES_HELP)] = None,
     allow_config_change: Annotated[
         bool,
         typer.Option(
@@ -262,7 +264,9 @@ def train(
         if mode == "monolingual":
             if max_steps is not None or stop_after is not None:
                 raise LinguaLiteError("--max-steps and --stop-after are for parallel mode; use --step-scale")
-            _train_monolingual(config, output, resume, step_scale, threads, allow_config_change)
+            _train_monolingual(
+                config, output, resume, step_scale, threads, allow_config_change, train_files, valid_files
+            )
             return
         if step_scale != 1.0 or threads is not None:
             raise LinguaLiteError(
@@ -275,7 +279,7 @@ def train(
 
     try:
         result = run_training(
-            load_training_config(config),
+            with_data_files(load_training_config(config), train_files, valid_files),
             output,
             resume=resume,
             max_steps=max_steps,
@@ -298,14 +302,21 @@ def train(
 
 
 def _train_monolingual(
-    config: str, output: Path, resume: bool, step_scale: float, threads: int | None, allow_config_change: bool
+    config: str,
+    output: Path,
+    resume: bool,
+    step_scale: float,
+    threads: int | None,
+    allow_config_change: bool,
+    train_files: list[str] | None = None,
+    valid_files: list[str] | None = None,
 ) -> None:
     from lingualite.cli.common import echo_logs
     from lingualite.monolingual import load_monolingual_config, train_monolingual
 
     echo_logs("lingualite.monolingual", "monolingual")
     result = train_monolingual(
-        load_monolingual_config(config),
+        with_data_files(load_monolingual_config(config), train_files, valid_files),
         output,
         resume=resume,
         progress=sys.stderr.isatty(),
