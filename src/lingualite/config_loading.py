@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import types
 import typing
 from pathlib import Path
@@ -116,3 +117,34 @@ def load_yaml(path: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping at the top level")
     return data
+
+
+DATA_DIR_ENV = "LINGUALITE_DATA_DIR"
+DATA_DIR_PLACEHOLDER = "{data_dir}"
+
+
+def default_data_dir() -> Path:
+    """The data directory: ``$LINGUALITE_DATA_DIR`` if set, else ``data`` (relative to the current directory)."""
+    return Path(os.environ.get(DATA_DIR_ENV) or "data")
+
+
+def with_data_dir(obj: T, data_dir: str | Path | None = None) -> T:
+    """Replace ``{data_dir}`` in every string of a config (nested dataclasses, lists) by ``data_dir``
+    (default: :func:`default_data_dir`), in place; returns ``obj``.
+
+    Shipped configs name their data as ``{data_dir}/prepared/*/train.tsv``, so they work from any directory
+    once ``--data-dir`` (or ``$LINGUALITE_DATA_DIR``) points at the fetched data."""
+    root = str(Path(data_dir) if data_dir is not None else default_data_dir())
+
+    def resolve(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.replace(DATA_DIR_PLACEHOLDER, root)
+        if isinstance(value, list):
+            return [resolve(v) for v in value]
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for f in dataclasses.fields(value):
+                setattr(value, f.name, resolve(getattr(value, f.name)))
+        return value
+
+    resolve(obj)
+    return obj

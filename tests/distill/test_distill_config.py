@@ -6,13 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.config_loading import with_data_dir
 from lingualite.distill.config import DistillConfig, distill_config_from_dict, load_distill_config
 from lingualite.errors import ConfigError
 
 
 def test_shipped_config_is_paper_002_shaped() -> None:
     cfg = load_distill_config("distill")
-    assert cfg.to_dict() == DistillConfig().to_dict()  # the dataclass defaults are the shipped config
+    assert cfg.to_dict() == with_data_dir(DistillConfig()).to_dict()  # the defaults are the shipped config
+    assert cfg.data.train_files == ["data/prepared/*/train.tsv"]  # {data_dir} resolved (default: data)
     assert cfg.teacher.name == "minilm"
     assert (cfg.student.num_layers, cfg.student.hidden_size, cfg.pca.dim) == (1, 128, 128)
     assert (cfg.vocabulary.kind, cfg.vocabulary.alpha, cfg.optim.batch_size) == ("wordpiece", 0.7, 128)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from lingualite.config_loading import from_dict, load_yaml
+from lingualite.config_loading import from_dict, load_yaml, with_data_dir
 from lingualite.errors import ConfigError
 from lingualite.models.config import EncoderConfig
 from lingualite.training.config import resolve_config_path
@@ -67,8 +67,8 @@ class DistillDataConfig:
         "max_seq_length": (0, None, True),
     }
 
-    train_files: list[str] = field(default_factory=lambda: ["data/prepared/*/train.tsv"])
-    valid_files: list[str] = field(default_factory=lambda: ["data/prepared/*/valid.tsv"])
+    train_files: list[str] = field(default_factory=lambda: ["{data_dir}/prepared/*/train.tsv"])
+    valid_files: list[str] = field(default_factory=lambda: ["{data_dir}/prepared/*/valid.tsv"])
     max_train_pairs: int | None = 100_000
     max_seq_length: int = 128
     valid_pairs: int = 300
@@ -248,10 +248,13 @@ class DistillConfig:
 
 def distill_config_from_dict(data: dict[str, Any] | None, where: str = "config") -> DistillConfig:
     """Validate a mapping (e.g. parsed YAML) into a :class:`DistillConfig`; errors name ``where.key``."""
-    return from_dict(DistillConfig, data, where)
+    return with_data_dir(from_dict(DistillConfig, data, where))
 
 
-def load_distill_config(name_or_path: str | Path = "distill") -> DistillConfig:
-    """A YAML file, or the name of a shipped config (``distill``)."""
+def load_distill_config(
+    name_or_path: str | Path = "distill", data_dir: str | Path | None = None
+) -> DistillConfig:
+    """A YAML file, or the name of a shipped config (``distill``); ``{data_dir}`` in its paths becomes
+    ``data_dir`` (default ``$LINGUALITE_DATA_DIR`` or ``data``)."""
     path = resolve_config_path(name_or_path)
-    return from_dict(DistillConfig, load_yaml(path), str(path))
+    return with_data_dir(from_dict(DistillConfig, load_yaml(path), str(path)), data_dir)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from lingualite.config_loading import from_dict, load_yaml
+from lingualite.config_loading import from_dict, load_yaml, with_data_dir
 from lingualite.errors import ConfigError
 from lingualite.models.config import EncoderConfig
 from lingualite.training.config import TokenizerConfig, resolve_config_path
@@ -34,8 +34,8 @@ class MonolingualDataConfig:
         per side, so m beyond it measures the same thing).
     """
 
-    train_files: list[str] = field(default_factory=lambda: ["data/prepared/*/train.tsv"])
-    valid_files: list[str] = field(default_factory=lambda: ["data/prepared/*/valid.tsv"])
+    train_files: list[str] = field(default_factory=lambda: ["{data_dir}/prepared/*/train.tsv"])
+    valid_files: list[str] = field(default_factory=lambda: ["{data_dir}/prepared/*/valid.tsv"])
     languages: list[str] = field(default_factory=lambda: ["en", "fr", "de", "es", "it"])
     min_sentences: int = 2
     max_sentences_per_language: int | None = 30_000
@@ -227,6 +227,9 @@ def config_mode(name_or_path: str | Path) -> str:
     return str(mode)
 
 
-def load_monolingual_config(name_or_path: str | Path) -> MonolingualConfig:
+def load_monolingual_config(
+    name_or_path: str | Path, data_dir: str | Path | None = None
+) -> MonolingualConfig:
+    """A YAML file or the shipped ``monolingual``; ``{data_dir}`` in its paths becomes ``data_dir``."""
     path = resolve_config_path(name_or_path)
-    return from_dict(MonolingualConfig, load_yaml(path), str(path))
+    return with_data_dir(from_dict(MonolingualConfig, load_yaml(path), str(path)), data_dir)

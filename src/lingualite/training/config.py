@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from lingualite.config_loading import from_dict, load_yaml
+from lingualite.config_loading import from_dict, load_yaml, with_data_dir
 from lingualite.errors import ConfigError
 from lingualite.losses.combined import ObjectiveConfig
 from lingualite.models.config import EncoderConfig
@@ -24,8 +24,8 @@ class DataConfig:
         "max_train_pairs": (0, None, True)
     }
 
-    train_files: list[str] = field(default_factory=lambda: ["data/prepared/*/train.tsv"])
-    valid_files: list[str] = field(default_factory=lambda: ["data/prepared/*/valid.tsv"])
+    train_files: list[str] = field(default_factory=lambda: ["{data_dir}/prepared/*/train.tsv"])
+    valid_files: list[str] = field(default_factory=lambda: ["{data_dir}/prepared/*/valid.tsv"])
     max_train_pairs: int | None = None
     valid_xsr_pairs: int = 500
 
@@ -115,9 +115,11 @@ def resolve_config_path(name_or_path: str | Path) -> Path:
     raise ConfigError(f"{name_or_path}: no such config file, and not a shipped config ({', '.join(shipped)})")
 
 
-def load_training_config(name_or_path: str | Path) -> TrainingConfig:
+def load_training_config(name_or_path: str | Path, data_dir: str | Path | None = None) -> TrainingConfig:
+    """A YAML file, or a shipped config (``quickstart``, ``paper``); ``{data_dir}`` in its paths becomes
+    ``data_dir`` (default ``$LINGUALITE_DATA_DIR`` or ``data``)."""
     path = resolve_config_path(name_or_path)
     data = load_yaml(path)
     if isinstance(data, dict) and data.get("mode") == "parallel":  # the default mode, said explicitly
         data = {k: v for k, v in data.items() if k != "mode"}
-    return from_dict(TrainingConfig, data, str(path))
+    return with_data_dir(from_dict(TrainingConfig, data, str(path)), data_dir)

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 from transformers import PreTrainedTokenizerFast
 
+from lingualite.config_loading import DATA_DIR_PLACEHOLDER, default_data_dir
 from lingualite.data.readers import read_tsv
 from lingualite.errors import LinguaLiteError
 
@@ -24,9 +25,10 @@ _PAIR_DIR = re.compile(r"^([a-z]{2,3})-([a-z]{2,3})$")
 
 
 def expand_files(patterns: list[str], what: str) -> list[Path]:
-    """Expand globs; a pattern that matches nothing is an error naming it."""
+    """Expand globs (``{data_dir}`` is the data directory); a pattern that matches nothing is an error naming it."""
     files: list[Path] = []
     for pattern in patterns:
+        pattern = pattern.replace(DATA_DIR_PLACEHOLDER, str(default_data_dir()))
         matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
         matches = [m for m in matches if Path(m).is_file()]
         if not matches:
