@@ -53,7 +53,9 @@ from lingualite.distill.validation import DistillValidator, ValidationSet, load_
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_dir, kept_log_lines, write_json, write_text
 from lingualite.models.export import export_into
+from lingualite.models.model_card import ModelCard
 from lingualite.run_folder import check_resume_config, open_run, set_learning_rate
+from lingualite.smoke import smoke_config
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
 from lingualite.training.optimization import optimizer_step
@@ -125,6 +127,7 @@ def distill(
     validate: bool = True,
     threads: int | None = None,
     allow_config_change: bool = False,
+    smoke: bool = False,
 ) -> DistillResult:
     """Distil ``cfg.teacher`` into a small multilingual student; see the module docstring for the stages.
 
@@ -143,7 +146,12 @@ def distill(
         two threads that wait for each other at every operation made the 1-layer student 4x slower than one.
     :param allow_config_change: with ``resume``, continue with a config that differs from the saved one
         (refused otherwise; the student's shape, vocabulary and PCA can never change).
+    :param smoke: cap data, teacher encoding, vocabulary, steps and validation (:mod:`lingualite.smoke`) for
+        a run of minutes; ``max_steps``, when given, still wins.
     """
+    smoke_caps = None
+    if smoke:
+        cfg, smoke_caps = smoke_config(cfg)
     if threads is not None and threads < 1:
         raise LinguaLiteError(f"threads must be >= 1, got {threads}")
     previous_threads = torch.get_num_threads()
@@ -154,7 +162,15 @@ def distill(
     try:
         with open_run(output, "distill"):
             return _distill(
-                cfg, Path(output), resume, max_steps, progress, stop_after, validate, allow_config_change
+                cfg,
+                Path(output),
+                resume,
+                max_steps,
+                progress,
+                stop_after,
+                validate,
+                allow_config_change,
+                smoke_caps,
             )
     finally:
         torch.set_num_threads(previous_threads)
@@ -169,6 +185,7 @@ def _distill(
     stop_after: int | None,
     validate: bool,
     allow_config_change: bool,
+    smoke_caps: list[str] | None = None,
 ) -> DistillResult:
     opt = cfg.optim
     if max_steps is not None and max_steps < 1:
@@ -186,7 +203,8 @@ def _distill(
     summary: dict[str, Any] = {"teacher": cfg.teacher.name}
 
     with _stage(summary, "read_pairs"):
-        corpus = read_pairs(expand_files(cfg.data.train_files, "training"), cfg.data.max_train_pairs)
+        train_files = expand_files(cfg.data.train_files, "training")
+        corpus = read_pairs(train_files, cfg.data.max_train_pairs)
         valid_raw = []
         if validate and cfg.data.valid_pairs > 0:
             valid_raw = load_validation_pairs(
@@ -338,7 +356,10 @@ def _distill(
     summary.setdefault("seconds", {})["train"] = round(seconds, 2)
     summary["steps_per_second"] = round((end - start) / max(seconds, 1e-9), 3)
     if end == total_steps:
-        export_into(out, lambda folder: save_student(student, tokenizer, folder))
+        card = ModelCard(
+            "distill", cfg.to_dict(), train_files, dict(metrics), smoke=smoke_caps, teacher=cfg.teacher.name
+        )
+        export_into(out, lambda folder: save_student(student, tokenizer, folder), card)
         logger.info("exported the student to %s", out)
     summary["final_metrics"] = metrics
     write_json(out / "distill_summary.json", summary)

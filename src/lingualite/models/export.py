@@ -21,6 +21,7 @@ from transformers.utils import logging as hf_logging
 
 from lingualite.io_utils import atomic_dir, fsync_dir, fsync_tree, write_json
 from lingualite.models.dual_encoder import DualEncoder
+from lingualite.models.model_card import ModelCard, write_card
 
 
 def save_encoder_folder(
@@ -164,7 +165,7 @@ def reading_model(folder: str | Path) -> Iterator[Path]:
         yield folder
 
 
-def export_into(out: Path, write: Callable[[Path], object]) -> None:
+def export_into(out: Path, write: Callable[[Path], object], card: ModelCard | None = None) -> None:
     """Write a model's sentence-transformers files into the run folder ``out`` itself.
 
     ``write(folder)`` saves them into a staging folder beside the model files; once that is complete and on
@@ -172,12 +173,14 @@ def export_into(out: Path, write: Callable[[Path], object]) -> None:
     ``modules.json`` last. A crash before the journal leaves the previous model untouched (the staging is
     removed at the next start); a crash after it is rolled forward by :func:`recover_export`, which every
     loader and every run start calls. Lingualite's loaders never see a mix (they hold the shared lock).
+    ``card`` replaces sentence-transformers' generic README.md (see :mod:`lingualite.models.model_card`).
     """
     out = Path(out)
     recover_export(out)
     staging = out / f".export.staging-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     try:
         write(staging)
+        write_card(card, staging, out)
         write_checksums(staging)
         fsync_tree(staging)
     except BaseException:  # the old model is untouched; a kill -9 here leaves the staging to clean_leftovers

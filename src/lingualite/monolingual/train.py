@@ -43,6 +43,7 @@ from lingualite.losses.context_classification import ContextClassificationLoss
 from lingualite.mining.pseudo_pairs import MinedPairs
 from lingualite.models.context_encoder import ContextEncoder, save_context_encoder
 from lingualite.models.export import export_into
+from lingualite.models.model_card import ModelCard
 from lingualite.monolingual.config import MonolingualConfig, StageOptimConfig
 from lingualite.monolingual.contexts import (
     TokenizedCorpus,
@@ -60,6 +61,7 @@ from lingualite.monolingual.iteration import (
 )
 from lingualite.monolingual.validation import StageEvaluator
 from lingualite.run_folder import check_resume_config, open_run, set_learning_rate
+from lingualite.smoke import smoke_config
 from lingualite.tokenization import load_tokenizer, train_tokenizer
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.dataset import expand_files
@@ -109,6 +111,7 @@ def train_monolingual(
     threads: int | None = None,
     step_scale: float = 1.0,
     allow_config_change: bool = False,
+    smoke: bool = False,
 ) -> MonolingualResult:
     """Run paper 001's two stages; see the module docstring.
 
@@ -117,7 +120,12 @@ def train_monolingual(
     :param step_scale: multiply every stage's step count (e.g. 0.1 for a quick look); the schedules follow.
     :param allow_config_change: with ``resume``, continue with a changed config (refused otherwise; the
         model's shape and vocabulary can never change).
+    :param smoke: cap the corpus, vocabulary, steps, mining and validation (:mod:`lingualite.smoke`) for a
+        run of minutes.
     """
+    smoke_caps = None
+    if smoke:
+        cfg, smoke_caps = smoke_config(cfg)
     if threads is not None and threads < 1:
         raise LinguaLiteError(f"threads must be >= 1, got {threads}")
     if step_scale <= 0:
@@ -127,7 +135,7 @@ def train_monolingual(
         torch.set_num_threads(threads)
     try:
         with open_run(output, "monolingual"):
-            return _train(cfg, Path(output), resume, progress, step_scale, allow_config_change)
+            return _train(cfg, Path(output), resume, progress, step_scale, allow_config_change, smoke_caps)
     finally:
         torch.set_num_threads(previous_threads)
 
@@ -139,6 +147,7 @@ def _train(
     progress: bool,
     step_scale: float,
     allow_config_change: bool,
+    smoke_caps: list[str] | None = None,
 ) -> MonolingualResult:
     names = stage_names(cfg)
     started = [n for n in names if list_checkpoints(out / "checkpoints" / n)]
@@ -262,7 +271,9 @@ def _train(
 
     if not ran_any:  # every stage finished in an earlier call: export the last stage's weights
         load_model(model, str(list_checkpoints(out / "checkpoints" / names[-1])[-1] / "model.safetensors"))
-    export_into(out, lambda folder: save_context_encoder(model, tokenizer, folder))
+    final = {k: v for k, v in (done_stages[-1] if done_stages else {}).items() if k != "stage"}
+    card = ModelCard("monolingual", cfg.to_dict(), train_files, final, smoke=smoke_caps)
+    export_into(out, lambda folder: save_context_encoder(model, tokenizer, folder), card)
     seconds = time.perf_counter() - t_start
     summary["iterations"] = done_stages
     summary["seconds_this_call"] = round(seconds, 1)

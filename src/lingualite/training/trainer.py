@@ -31,7 +31,9 @@ from lingualite.losses.combined import CombinedLoss
 from lingualite.models.dual_encoder import DualEncoder
 from lingualite.models.encoding import encode_texts
 from lingualite.models.export import export_into, save_sentence_transformer
+from lingualite.models.model_card import ModelCard
 from lingualite.run_folder import check_resume_config, open_run, set_learning_rate
+from lingualite.smoke import smoke_config
 from lingualite.tokenization import load_tokenizer, train_tokenizer
 from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
 from lingualite.training.config import TrainingConfig
@@ -138,6 +140,7 @@ def train(
     validate: bool = True,
     stop_after: int | None = None,
     allow_config_change: bool = False,
+    smoke: bool = False,
 ) -> TrainResult:
     """Train the dual encoder described by ``cfg``; see the module docstring for what lands in ``output_dir``.
 
@@ -149,9 +152,14 @@ def train(
     :param allow_config_change: with ``resume``, continue with a config that differs from the saved one
         (e.g. a new ``optim.lr``, which then takes effect); without it such a resume is refused. The model's
         shape and vocabulary can never change.
+    :param smoke: cap data, vocabulary, steps and validation (:mod:`lingualite.smoke`) for a run of minutes;
+        ``max_steps``, when given, still wins.
     """
     ctx = init_distributed()
     out = Path(output_dir)
+    smoke_caps = None
+    if smoke:
+        cfg, smoke_caps = smoke_config(cfg)
     if max_steps is not None:  # part of the run's config: saved with it, and a resume must agree with it
         cfg = dataclasses.replace(cfg, optim=dataclasses.replace(cfg.optim, max_steps=max_steps))
     total_steps = cfg.optim.max_steps
@@ -160,7 +168,18 @@ def train(
     if stop_after is not None and stop_after < 1:
         raise LinguaLiteError(f"stop_after must be >= 1, got {stop_after}")
     with open_run(out, "train", lock=ctx.is_main):
-        return _train(cfg, out, ctx, total_steps, resume, progress, validate, stop_after, allow_config_change)
+        return _train(
+            cfg,
+            out,
+            ctx,
+            total_steps,
+            resume,
+            progress,
+            validate,
+            stop_after,
+            allow_config_change,
+            smoke_caps,
+        )
 
 
 def _train(
@@ -173,6 +192,7 @@ def _train(
     validate: bool,
     stop_after: int | None,
     allow_config_change: bool,
+    smoke_caps: list[str] | None = None,
 ) -> TrainResult:
     opt = cfg.optim
     torch.manual_seed(opt.seed)
@@ -182,7 +202,8 @@ def _train(
             f"{out}: holds checkpoints of an earlier run; pass --resume, or choose a new --output"
         )
 
-    corpus = read_pairs(expand_files(cfg.data.train_files, "training"), cfg.data.max_train_pairs)
+    train_files = expand_files(cfg.data.train_files, "training")
+    corpus = read_pairs(train_files, cfg.data.max_train_pairs)
     tokenizer = _prepare_tokenizer(cfg, corpus.texts, out, ctx)
     cfg.model.vocab_size = len(tokenizer)
     data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.model.max_seq_length)
@@ -263,6 +284,7 @@ def _train(
             bar.update(task, completed=done)
     seconds = time.perf_counter() - t0
     if ctx.is_main and end == total_steps:
-        export_into(out, lambda folder: save_sentence_transformer(model, tokenizer, folder))
+        card = ModelCard("parallel", cfg.to_dict(), train_files, dict(metrics), smoke=smoke_caps)
+        export_into(out, lambda folder: save_sentence_transformer(model, tokenizer, folder), card)
     ctx.barrier()
     return TrainResult(out, end, seconds, pairs_seen / max(seconds, 1e-9), metrics)
