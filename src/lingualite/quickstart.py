@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import numpy as np
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
+from lingualite.config_loading import default_data_dir
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.readers import read_tsv
 from lingualite.data.sources import fetch_corpora
 from lingualite.data.split import SplitConfig
+from lingualite.errors import LinguaLiteError
 from lingualite.evaluation.encoders import SentenceTransformerEncoder, TfidfEncoder
 from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs, unique_sides
-from lingualite.io_utils import write_json
+from lingualite.io_utils import write_json, write_text
+from lingualite.smoke import smoke_banner, smoke_config
 from lingualite.training.checkpoint import list_checkpoints
 from lingualite.training.config import load_training_config
 from lingualite.training.trainer import train
@@ -57,60 +63,111 @@ def prepare_default_data(data_dir: Path, langs: tuple[str, ...], console: Consol
     return prepared
 
 
+SMOKE_TEST_PAIRS = 500  # per language pair, and per source within it
+
+
 def run_quickstart(
-    output: str | Path = "runs/quickstart",
-    data_dir: str | Path = "data",
+    output: str | Path | None = None,
+    data_dir: str | Path | None = None,
     config: str = "quickstart",
     max_steps: int | None = None,
     max_test_pairs: int | None = None,
     langs: tuple[str, ...] = DEFAULT_LANGS,
     resume: bool = False,
+    smoke: bool = False,
+    console: Console | None = None,
 ) -> dict[str, dict[str, float]]:
-    """Run the whole pipeline; returns ``{pair: {"lingualite": P@1, "tfidf": P@1, ...}}`` and writes
-    ``results.json`` and ``results.md`` into ``output``.
+    """Run the whole pipeline; returns ``{pair: {"lingualite_p_at_1": ..., "tfidf_p_at_1": ..., ...}}`` and
+    writes ``results.json`` and ``results.md`` into ``output``, and the test results into its model card.
 
+    :param output: run folder (default ``runs/quickstart``, or ``runs/quickstart-smoke`` for a smoke run).
+    :param data_dir: where corpora are fetched and prepared (default ``$LINGUALITE_DATA_DIR`` or ``data``).
+    :param max_test_pairs: seeded subsample of each test split, and of each source within it.
     :param resume: continue the run already in ``output`` (refused if it was made with other settings, e.g. a
-        smoke run's ``max_steps``); without it, an ``output`` holding checkpoints is an error."""
-    console = Console()
-    output, data_dir = Path(output), Path(data_dir)
+        smoke run's caps); without it, an ``output`` holding checkpoints is an error.
+    :param smoke: a run of minutes: the smoke caps of :mod:`lingualite.smoke` for training and at most
+        500 test pairs per language pair (the data is still fetched and prepared in full, once)."""
+    console = console or Console(stderr=True, soft_wrap=True)
+    output = Path(output or ("runs/quickstart-smoke" if smoke else "runs/quickstart"))
+    data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
+    if smoke and max_test_pairs is None:
+        max_test_pairs = SMOKE_TEST_PAIRS
     t0 = time.perf_counter()
     prepared = prepare_default_data(data_dir, langs, console)
-    cfg = load_training_config(config)
+    if not prepared:
+        raise LinguaLiteError(f"{data_dir}: no language pair could be prepared (see the messages above)")
+    cfg = load_training_config(config, data_dir)
     cfg.data.train_files = [str(p / "train.tsv") for p in prepared]
     cfg.data.valid_files = [str(p / "valid.tsv") for p in prepared]
+    if smoke:
+        console.print(f"[yellow]{smoke_banner(smoke_config(cfg)[1])} Test pairs per pair: {max_test_pairs}.")
     resume = resume and bool(list_checkpoints(output / "checkpoints"))
     console.print(f"training `{config}` into {output}" + (" (resuming)" if resume else ""))
-    result = train(cfg, output, resume=resume, max_steps=max_steps, progress=console.is_terminal)
+    result = train(cfg, output, resume=resume, max_steps=max_steps, progress=console.is_terminal, smoke=smoke)
     model = SentenceTransformerEncoder(output)
     rows: dict[str, dict[str, float]] = {}
-    for folder in prepared:
-        src, tgt = load_xsr_pairs(folder / "test.tsv", max_pairs=max_test_pairs)
-        ours = evaluate_xsr(model, src, tgt)
-        tfidf = evaluate_xsr(TfidfEncoder(), src, tgt)
-        rows[folder.name] = {
-            "pairs": len(src),
-            "lingualite_p_at_1": ours["p_at_1"],
-            "lingualite_p_at_10": ours["p_at_10"],
-            "tfidf_p_at_1": tfidf["p_at_1"],
-            "tfidf_p_at_10": tfidf["p_at_10"],
-        }
-        for domain, (dsrc, dtgt) in _by_domain(folder / "test.tsv").items():
-            rows[folder.name][f"lingualite_p_at_1/{domain}"] = evaluate_xsr(model, dsrc, dtgt)["p_at_1"]
-            rows[folder.name][f"tfidf_p_at_1/{domain}"] = evaluate_xsr(TfidfEncoder(), dsrc, dtgt)["p_at_1"]
-            rows[folder.name][f"pairs/{domain}"] = len(dsrc)
-    table = _table(rows)
-    console.print(table)
+    by_domain = {folder: _by_domain(folder / "test.tsv") for folder in prepared}
+    tasks: list[tuple[Path, str | None]] = [(folder, None) for folder in prepared]
+    tasks += [(folder, domain) for folder in prepared for domain in by_domain[folder]]
+    with Progress(console=console, disable=not console.is_terminal) as bar:
+        job = bar.add_task("evaluating", total=len(tasks))
+        for i, (folder, domain) in enumerate(tasks, 1):
+            row = rows.setdefault(folder.name, {})
+            if domain is None:
+                src, tgt = load_xsr_pairs(folder / "test.tsv", max_pairs=max_test_pairs)
+                ours, tfidf = evaluate_xsr(model, src, tgt), evaluate_xsr(TfidfEncoder(), src, tgt)
+                row.update(
+                    {
+                        "pairs": len(src),
+                        "lingualite_p_at_1": ours["p_at_1"],
+                        "lingualite_p_at_10": ours["p_at_10"],
+                        "tfidf_p_at_1": tfidf["p_at_1"],
+                        "tfidf_p_at_10": tfidf["p_at_10"],
+                    }
+                )
+            else:
+                dsrc, dtgt = _subsample(*by_domain[folder][domain], max_test_pairs)
+                row[f"lingualite_p_at_1/{domain}"] = evaluate_xsr(model, dsrc, dtgt)["p_at_1"]
+                row[f"tfidf_p_at_1/{domain}"] = evaluate_xsr(TfidfEncoder(), dsrc, dtgt)["p_at_1"]
+                row[f"pairs/{domain}"] = len(dsrc)
+            bar.update(job, completed=i)
+            if not console.is_terminal:
+                elapsed = time.perf_counter() - t0
+                console.print(f"evaluating: {i}/{len(tasks)} pools ({elapsed:.0f} s since start)")
+    out = Console(width=None if sys.stdout.isatty() else 160)  # results on stdout, messages on stderr
+    out.print(_table(rows))
+    out.print(_domain_table(rows))
     summary = {
         "pairs": rows,
+        "smoke": smoke,
+        "max_test_pairs": max_test_pairs,
         "train_steps": result.steps,
         "train_seconds": round(result.seconds, 1),
         "train_pairs_per_second": round(result.pairs_per_second, 1),
         "total_seconds": round(time.perf_counter() - t0, 1),
     }
     write_json(output / "results.json", summary)
-    (output / "results.md").write_text(_markdown(rows), encoding="utf-8")
+    write_text(output / "results.md", _markdown(rows))
+    card = output / "README.md"
+    if card.exists():
+        protocol = (
+            "Cross-lingual sentence retrieval (P@1, mean of both directions) on held-out test documents, "
+            "every test sentence ranked against all test sentences of its pair"
+            + (f" (seeded subsample of {max_test_pairs} pairs)" if max_test_pairs else "")
+            + "; TF-IDF character n-grams measured on the same pairs."
+        )
+        text = card.read_text(encoding="utf-8")
+        text = text.split("\n## Quickstart test results\n")[0].rstrip("\n")
+        write_text(card, f"{text}\n\n## Quickstart test results\n\n{protocol}\n\n{_markdown(rows)}")
     console.print(f"results written to {output / 'results.json'} and {output / 'results.md'}")
     return rows
+
+
+def _subsample(src: list[str], tgt: list[str], cap: int | None) -> tuple[list[str], list[str]]:
+    if cap is None or len(src) <= cap:
+        return src, tgt
+    keep = np.sort(np.random.default_rng(0).choice(len(src), cap, replace=False))
+    return [src[i] for i in keep], [tgt[i] for i in keep]
 
 
 def _by_domain(path: Path) -> dict[str, tuple[list[str], list[str]]]:
@@ -143,6 +200,23 @@ def _table(rows: dict[str, dict[str, float]]) -> Table:
     return table
 
 
+def _domain_table(rows: dict[str, dict[str, float]]) -> Table:
+    domains = sorted({k.split("/", 1)[1] for r in rows.values() for k in r if k.startswith("pairs/")})
+    table = Table(title="Per source (each pool holds only that source's test pairs): lingualite / TF-IDF P@1")
+    table.add_column("pair")
+    for domain in domains:
+        table.add_column(domain, justify="right")
+    for pair, r in rows.items():
+        table.add_row(pair, *(_domain_cell(r, d) for d in domains))
+    return table
+
+
+def _domain_cell(r: dict[str, float], d: str) -> str:
+    if f"pairs/{d}" not in r:
+        return "-"
+    return f"{r[f'lingualite_p_at_1/{d}']:.3f} / {r[f'tfidf_p_at_1/{d}']:.3f} (n={int(r[f'pairs/{d}'])})"
+
+
 def _markdown(rows: dict[str, dict[str, float]]) -> str:
     lines = [
         "| pair | test pairs | lingualite P@1 | TF-IDF P@1 | lingualite P@10 | TF-IDF P@10 |",
@@ -158,11 +232,6 @@ def _markdown(rows: dict[str, dict[str, float]]) -> str:
     lines.append("| pair | " + " | ".join(domains) + " |")
     lines.append("|---|" + "---:|" * len(domains))
     for pair, r in rows.items():
-        cells = [
-            f"{r[f'lingualite_p_at_1/{d}']:.3f} / {r[f'tfidf_p_at_1/{d}']:.3f} (n={int(r[f'pairs/{d}'])})"
-            if f"pairs/{d}" in r
-            else "-"
-            for d in domains
-        ]
+        cells = [_domain_cell(r, d) for d in domains]
         lines.append(f"| {pair} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -106,10 +106,10 @@ def test_normalize_threads_and_file_mode(model: Path, tmp_path: Path) -> None:
 
 
 def test_baseline_names_work_like_in_eval(tmp_path: Path) -> None:
-    res = _encode("tfidf", _text(tmp_path, b"the cat\nle chat\n"), tmp_path / "o.npy")
+    res = _encode("tfidf", _text(tmp_path, b"the cat\nle chat\n"), tmp_path / "o.npy", "--json")
     assert res.exit_code == 0, res.output
-    shape = json.loads(res.output.strip().splitlines()[-1])["shape"]
-    assert shape[0] == 2 and np.load(tmp_path / "o.npy").shape == tuple(shape)
+    summary = json.loads(res.output.strip().splitlines()[-1])
+    assert np.load(tmp_path / "o.npy").shape == (2, summary["dimension"]) and summary["sentences"] == 2
 
 
 def test_unknown_script_warning(model: Path, tmp_path: Path) -> None:

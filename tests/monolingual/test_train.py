@@ -233,10 +233,14 @@ def test_cli_dispatches_on_mode(document_files: Path, tmp_path: Path) -> None:
     import yaml
 
     path.write_text(yaml.safe_dump(cfg))
-    result = CliRunner().invoke(app, ["train", "--config", str(path), "--output", str(tmp_path / "out")])
+    result = CliRunner().invoke(
+        app, ["train", "--config", str(path), "--output", str(tmp_path / "out"), "--json"]
+    )
     assert result.exit_code == 0, result.output
     line = json.loads(result.stdout.strip().splitlines()[-1])
     assert line["stage"] == "iteration-1" and "valid_xsr_p_at_1" in line
+    # the per-language-pair figures are grouped (one table for people, one object for scripts)
+    assert line["per_pair"] and all("valid_xsr_p_at_1" in row for row in line["per_pair"].values())
     wrong = CliRunner().invoke(
         app, ["train", "--config", str(path), "--output", str(tmp_path / "o2"), "--max-steps", "3"]
     )

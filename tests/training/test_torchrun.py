@@ -52,6 +52,7 @@ def test_two_process_ddp_training(synthetic_corpus: Path, tmp_path: Path) -> Non
             str(tmp_path / "cfg.yaml"),
             "--output",
             str(tmp_path / "run"),
+            "--json",
         ],
         capture_output=True,
         text=True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -19,6 +19,24 @@ TRAIN_FILES_HELP = (
     "the config's data.train_files."
 )
 VALID_FILES_HELP = "Validation pair files, replacing the config's data.valid_files (repeat for more)."
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print one JSON object (for scripts) instead of tables.")
+]
+DATA_DIR_HELP = (
+    "Data directory: where `lingualite data fetch` put corpora and prepared pairs; replaces {data_dir} in "
+    "the config's paths (shipped configs read {data_dir}/prepared/*/train.tsv). Default: data."
+)
+SMOKE_HELP = (
+    "A quick check that everything works: caps data, vocabulary, steps and evaluation (printed first) so "
+    "the run takes minutes; the model is undertrained."
+)
+
+
+def smoke_notice(cfg: Any) -> None:
+    """Print which values a smoke run caps (the recipe applies the same caps itself)."""
+    from lingualite.smoke import smoke_banner, smoke_config
+
+    typer.secho(smoke_banner(smoke_config(cfg)[1]), fg=typer.colors.YELLOW, err=True)
 
 
 def with_data_files(cfg: Any, train_files: list[str] | None, valid_files: list[str] | None) -> Any:
@@ -38,18 +56,43 @@ def fail(exc: BaseException) -> NoReturn:
 def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4f}" if abs(value) < 10 else f"{value:,.1f}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
     return str(value)
 
 
-def emit(result: dict[str, Any], title: str, as_json: bool) -> None:
-    """Print ``result`` as one JSON object (``--json``) or as tables: scalars, then one row per nested dict."""
-    if as_json:
-        typer.echo(json.dumps(result, default=str))
-        return
+def rounded(value: Any, digits: int = 6) -> Any:
+    """``value`` with every float rounded (JSON for scripts: 0.7125, not 0.7124999999999999)."""
+    if isinstance(value, float):
+        return round(value, digits)
+    if isinstance(value, dict):
+        return {k: rounded(v, digits) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [rounded(v, digits) for v in value]
+    return value
+
+
+def output_console(stderr: bool = False) -> Any:
+    """A rich console; 160 columns when not a terminal, so piped tables are not cut at 80."""
+    import sys
+
     from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    return Console(stderr=stderr, width=None if stream.isatty() else 160)
+
+
+def emit(result: dict[str, Any], title: str, as_json: bool) -> None:
+    """Print ``result`` as one JSON object (``--json``) or as tables for people: the scalars, then one table
+    per nested ``{row: {column: value}}`` dict (metrics as rows when there are too many columns to fit).
+
+    A nested table with one row that repeats the scalars (one input file) is not printed twice."""
+    if as_json:
+        typer.echo(json.dumps(rounded(result), default=str))
+        return
     from rich.table import Table
 
-    console = Console()
+    console = output_console()
     scalars = {k: v for k, v in result.items() if not isinstance(v, dict | list)}
     table = Table(title=title, show_header=True)
     table.add_column("metric")
@@ -58,17 +101,42 @@ def emit(result: dict[str, Any], title: str, as_json: bool) -> None:
         table.add_row(key, _fmt(value))
     console.print(table)
     for key, value in result.items():
-        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
-            columns = list(
-                dict.fromkeys(c for row in value.values() for c in row if not isinstance(row[c], dict))
-            )
-            sub = Table(title=f"{title}: {key}")
+        if not (isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values())):
+            continue
+        columns = list(
+            dict.fromkeys(c for row in value.values() for c in row if not isinstance(row[c], dict))
+        )
+        if len(value) == 1 and all(
+            scalars.get(c) == next(iter(value.values()))[c] for c in columns if c in scalars
+        ):
+            continue  # one row, the same numbers as the scalars above
+        sub = Table(title=f"{title}: {key}")
+        if len(columns) + 1 <= 8:
             sub.add_column(key)
             for col in columns:
                 sub.add_column(col, justify="right")
             for name, row in value.items():
                 sub.add_row(name, *(_fmt(row.get(col, "")) for col in columns))
-            console.print(sub)
+        else:  # transposed: one row per metric, one column per item
+            sub.add_column("metric")
+            for name in value:
+                sub.add_column(str(name), justify="right")
+            for col in columns:
+                sub.add_row(col, *(_fmt(row.get(col, "")) for row in value.values()))
+        console.print(sub)
+
+
+def split_per_pair(metrics: dict[str, float]) -> dict[str, object]:
+    """``{"valid_xsr_p_at_1/en-fr": x}`` -> ``{"per_pair": {"en-fr": {"valid_xsr_p_at_1": x}}}`` (one table)."""
+    flat: dict[str, object] = {k: v for k, v in metrics.items() if "/" not in k}
+    per: dict[str, dict[str, float]] = {}
+    for key, value in metrics.items():
+        if "/" in key:
+            name, pair = key.split("/", 1)
+            per.setdefault(pair, {})[name] = value
+    if per:
+        flat["per_pair"] = per
+    return flat
 
 
 class _EchoHandler(logging.Handler):

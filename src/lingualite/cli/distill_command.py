@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -11,11 +10,17 @@ from typing import Annotated
 import typer
 
 from lingualite.cli.common import (
+    DATA_DIR_HELP,
+    SMOKE_HELP,
     TRAIN_FILES_HELP,
     USER_ERRORS,
     VALID_FILES_HELP,
+    JsonOpt,
     echo_logs,
+    emit,
     fail,
+    smoke_notice,
+    split_per_pair,
     with_data_files,
 )
 
@@ -30,6 +35,10 @@ def distill(
     output: Annotated[
         Path, typer.Option(help="Run folder; ends as a sentence-transformers model (the student).")
     ] = Path("runs/distill"),
+    smoke: Annotated[bool, typer.Option("--smoke", help=SMOKE_HELP)] = False,
+    data_dir: Annotated[
+        Path | None, typer.Option(envvar="LINGUALITE_DATA_DIR", help=DATA_DIR_HELP, show_default=False)
+    ] = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -60,6 +69,7 @@ def distill(
             "take effect). Without it such a resume is refused, naming the changed keys.",
         ),
     ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Distil a sentence-transformer teacher into a tiny multilingual student (paper 002, extreme compression).
 
@@ -81,7 +91,7 @@ def distill(
     \b
     Examples:
       lingualite distill                                   # shipped config, runs/distill
-      lingualite distill --max-steps 100 --output runs/try # a quick look
+      lingualite distill --smoke --output runs/distill-smoke  # ~2 min: does it all work?
       lingualite eval xsr --model runs/distill --pairs data/prepared/en-fr/test.tsv
     """
     from lingualite.distill import distill as run_distill
@@ -89,9 +99,13 @@ def distill(
 
     echo_logs("lingualite.distill", "distill")
     try:
+        cfg = with_data_files(load_distill_config(config, data_dir), train_files, valid_files)
+        if smoke:
+            smoke_notice(cfg)
         result = run_distill(
-            with_data_files(load_distill_config(config), train_files, valid_files),
+            cfg,
             output,
+            smoke=smoke,
             resume=resume,
             max_steps=max_steps,
             progress=sys.stderr.isatty(),
@@ -101,13 +115,13 @@ def distill(
         )
     except USER_ERRORS as exc:
         fail(exc)
-    typer.echo(
-        json.dumps(
-            {
-                "output": str(result.output_dir),
-                "steps": result.steps,
-                "pairs_per_second": round(result.pairs_per_second, 1),
-                **result.final_metrics,
-            }
-        )
+    emit(
+        {
+            "output": str(result.output_dir),
+            "steps": result.steps,
+            "pairs_per_second": round(result.pairs_per_second, 1),
+            **split_per_pair(result.final_metrics),
+        },
+        "Distillation stopped (--stop-after)" if stop_after else "Distillation finished",
+        as_json,
     )

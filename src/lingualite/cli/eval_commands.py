@@ -11,12 +11,11 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, emit, fail
+from lingualite.cli.common import USER_ERRORS, JsonOpt, emit, fail
 
 MODEL_HELP = (
     "Model folder (sentence-transformers / lingualite), or a baseline: tfidf, minilm, use-m, e5-small."
 )
-JSON_HELP = "Print one JSON object on stdout (keys named after the metrics)."
 
 eval_app = typer.Typer(
     help=(
@@ -29,7 +28,6 @@ eval_app = typer.Typer(
 )
 
 ModelOpt = Annotated[str, typer.Option(help=MODEL_HELP)]
-JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 ThreadsOpt = Annotated[
     int | None, typer.Option(min=1, help="CPU threads of the encoder (default: all cores).")
 ]

