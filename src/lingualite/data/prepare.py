@@ -78,13 +78,40 @@ def _tsv_line(pair: ParallelPair) -> str:
 def _progress(enabled: bool) -> Iterator[Any]:
     """A rich spinner + pair counter on stderr; a no-op unless ``enabled`` and stderr is a terminal."""
     from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     console = Console(stderr=True)
     show = enabled and sys.stderr.isatty()
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), TextColumn("{task.completed:,} pairs read"))
-    with Progress(*columns, TimeElapsedColumn(), console=console, transient=True, disable=not show) as bar:
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:,} pairs read"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True, disable=not show) as bar:
         yield bar
+
+
+def _line_count(spec: Any) -> int | None:
+    """Lines of a plain-text TSV input (a fast byte scan), so the bar can show a remaining time; None for
+    compressed, TMX and Moses inputs, whose pair count is not a line count of one file."""
+    path = Path(str(spec))
+    if path.suffix.lower() not in (".tsv", ".txt") or not path.is_file():
+        return None
+    count = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            count += chunk.count(b"\n")
+    return count
 
 
 def _counted(pairs: Iterable[ParallelPair], bar: Any, task: Any) -> Iterator[ParallelPair]:
@@ -220,7 +247,7 @@ def prepare_corpus(
                 for n, p in candidates.items()
             }
             for idx, (spec, tally) in enumerate(zip(inputs, tallies, strict=True)):
-                task = bar.add_task(tally.name, total=None)
+                task = bar.add_task(tally.name, total=_line_count(spec) if bar.live.is_started else None)
                 read = open_parallel(spec, src_lang, tgt_lang, skip_bad=skip_bad, stats=tally.read)
                 for pair in clean_pairs(
                     _counted(read, bar, task), src_lang, tgt_lang, stats=tally.cleaning, cleaner=cleaner

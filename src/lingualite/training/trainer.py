@@ -40,7 +40,7 @@ from lingualite.training.config import TrainingConfig
 from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
 from lingualite.training.distributed import DistributedContext, init_distributed
 from lingualite.training.optimization import optimizer_step
-from lingualite.training.progress import progress_bar
+from lingualite.training.progress import phase, progress_bar
 
 
 @dataclass
@@ -204,9 +204,13 @@ def _train(
 
     train_files = expand_files(cfg.data.train_files, "training")
     corpus = read_pairs(train_files, cfg.data.max_train_pairs)
-    tokenizer = _prepare_tokenizer(cfg, corpus.texts, out, ctx)
+    talk = ctx.is_main  # a bar on a terminal, plain lines otherwise (like the step log lines below)
+    building = not cfg.tokenizer.path and not (out / "tokenizer" / "tokenizer.json").exists()
+    with phase(f"vocabulary: {cfg.tokenizer.kind} {cfg.tokenizer.vocab_size:,}", talk and building):
+        tokenizer = _prepare_tokenizer(cfg, corpus.texts, out, ctx)
     cfg.model.vocab_size = len(tokenizer)
-    data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.model.max_seq_length)
+    with phase(f"tokenizing {len(corpus.pairs):,} pairs", talk):
+        data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.model.max_seq_length)
     groups = corpus.groups if opt.batch_by_file else None
     del corpus
     batches = BucketedBatches(data.lengths(), opt.batch_size, opt.seed, opt.bucket_size, groups)
