@@ -267,7 +267,7 @@ def _train(
         row.update(evaluator(model))
         done_stages.append(row)
         _append(stages_log, row)
-        logger.info("%s: %s", name, {k: v for k, v in row.items() if "/" not in k})
+        logger.info("%s: %s", name, _brief(row))
 
     if not ran_any:  # every stage finished in an earlier call: export the last stage's weights
         load_model(model, str(list_checkpoints(out / "checkpoints" / names[-1])[-1] / "model.safetensors"))
@@ -287,6 +287,12 @@ def _train(
     }
     write_json(out / "monolingual_summary.json", summary)
     return MonolingualResult(out, seconds, done_stages, summary)
+
+
+def _brief(row: dict[str, Any]) -> str:
+    """``key=value`` for a log line: overall figures only (per-pair ones are in stages.jsonl), 4 decimals."""
+    shown = {k: v for k, v in row.items() if "/" not in k and k != "stage" and not isinstance(v, dict)}
+    return " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items())
 
 
 def _append(path: Path, row: dict[str, Any]) -> None:
