@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -200,3 +201,31 @@ def locked_folder(tmp_path: Path):
     assert child.stdout is not None and child.stdout.readline().strip() == "locked"
     yield folder, child.pid
     child.communicate("", timeout=30)
+
+
+def tiny_parallel_config(corpus: Path, valid: bool = True, **optim: Any) -> Any:
+    """A parallel-pairs TrainingConfig of 1 x 16 on the synthetic corpus (seconds to train)."""
+    from lingualite.config_loading import from_dict
+    from lingualite.training.config import TrainingConfig
+
+    files = [str(corpus / "en-fr" / "valid.tsv")] if valid else []
+    return from_dict(
+        TrainingConfig,
+        {
+            "data": {
+                "train_files": [str(corpus / "en-fr" / "train.tsv")],
+                "valid_files": files,
+                "valid_xsr_pairs": 50,
+            },
+            "tokenizer": {"vocab_size": 120, "sample_size": 2000},
+            "model": {
+                "hidden_size": 16,
+                "num_layers": 1,
+                "num_heads": 2,
+                "ffn_size": 32,
+                "max_seq_length": 16,
+            },
+            "optim": {"batch_size": 8, "warmup_steps": 1, **optim},
+        },
+        "test",
+    )

@@ -53,26 +53,11 @@ def test_epochs_give_way_to_the_step_cap() -> None:
 
 
 def test_smoke_training_writes_a_marked_card(synthetic_corpus: Path, tmp_path: Path) -> None:
-    from lingualite.config_loading import from_dict
-    from lingualite.training.config import TrainingConfig
+    from conftest import tiny_parallel_config
+
     from lingualite.training.trainer import train
 
-    cfg = from_dict(
-        TrainingConfig,
-        {
-            "data": {"train_files": [str(synthetic_corpus / "en-fr" / "train.tsv")], "valid_files": []},
-            "tokenizer": {"vocab_size": 120, "sample_size": 2000},
-            "model": {
-                "hidden_size": 16,
-                "num_layers": 1,
-                "num_heads": 2,
-                "ffn_size": 32,
-                "max_seq_length": 16,
-            },
-            "optim": {"max_steps": 400, "batch_size": 8, "warmup_steps": 5, "log_every": 50},
-        },
-        "test",
-    )
+    cfg = tiny_parallel_config(synthetic_corpus, valid=False, max_steps=400, log_every=50)
     result = train(cfg, tmp_path / "run", progress=False, smoke=True)
     assert result.steps == SMOKE_CAPS["TrainingConfig"]["optim.max_steps"]  # 400 capped to 150
     card = (tmp_path / "run" / "README.md").read_text()

@@ -48,32 +48,12 @@ def test_card_names_languages_sources_licences_size_results_and_config(tmp_path:
 
 
 def test_every_trainer_writes_the_card_into_its_model_folder(synthetic_corpus: Path, tmp_path: Path) -> None:
+    from conftest import tiny_parallel_config
     from sentence_transformers import SentenceTransformer
 
-    from lingualite.config_loading import from_dict
-    from lingualite.training.config import TrainingConfig
     from lingualite.training.trainer import train
 
-    cfg = from_dict(
-        TrainingConfig,
-        {
-            "data": {
-                "train_files": [str(synthetic_corpus / "en-fr" / "train.tsv")],
-                "valid_files": [str(synthetic_corpus / "en-fr" / "valid.tsv")],
-                "valid_xsr_pairs": 50,
-            },
-            "tokenizer": {"vocab_size": 120, "sample_size": 2000},
-            "model": {
-                "hidden_size": 16,
-                "num_layers": 1,
-                "num_heads": 2,
-                "ffn_size": 32,
-                "max_seq_length": 16,
-            },
-            "optim": {"max_steps": 4, "batch_size": 8, "warmup_steps": 1, "eval_every": 4},
-        },
-        "test",
-    )
+    cfg = tiny_parallel_config(synthetic_corpus, max_steps=4, eval_every=4)
     train(cfg, tmp_path / "run", progress=False)
     card = (tmp_path / "run" / "README.md").read_text()
     assert "Mao et al." in card and "valid_xsr_p_at_1" in card and "language:\n- en\n- fr" in card
