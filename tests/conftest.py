@@ -203,8 +203,13 @@ def locked_folder(tmp_path: Path):
     child.communicate("", timeout=30)
 
 
-def tiny_parallel_config(corpus: Path, valid: bool = True, **optim: Any) -> Any:
-    """A parallel-pairs TrainingConfig of 1 x 16 on the synthetic corpus (seconds to train)."""
+@pytest.fixture()
+def tiny_parallel_config(synthetic_corpus: Path) -> Any:
+    """``tiny_parallel_config(valid=True, **optim)``: a TrainingConfig of 1 x 16 on the synthetic corpus."""
+    return lambda valid=True, **optim: _tiny_parallel_config(synthetic_corpus, valid, **optim)
+
+
+def _tiny_parallel_config(corpus: Path, valid: bool = True, **optim: Any) -> Any:
     from lingualite.config_loading import from_dict
     from lingualite.training.config import TrainingConfig
 

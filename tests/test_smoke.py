@@ -52,12 +52,10 @@ def test_epochs_give_way_to_the_step_cap() -> None:
     assert any("epochs" in c for c in changes)
 
 
-def test_smoke_training_writes_a_marked_card(synthetic_corpus: Path, tmp_path: Path) -> None:
-    from conftest import tiny_parallel_config
-
+def test_smoke_training_writes_a_marked_card(tiny_parallel_config, tmp_path: Path) -> None:
     from lingualite.training.trainer import train
 
-    cfg = tiny_parallel_config(synthetic_corpus, valid=False, max_steps=400, log_every=50)
+    cfg = tiny_parallel_config(valid=False, max_steps=400, log_every=50)
     result = train(cfg, tmp_path / "run", progress=False, smoke=True)
     assert result.steps == SMOKE_CAPS["TrainingConfig"]["optim.max_steps"]  # 400 capped to 150
     card = (tmp_path / "run" / "README.md").read_text()

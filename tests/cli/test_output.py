@@ -14,7 +14,9 @@ runner = CliRunner()
 
 
 def _pairs(path: Path) -> Path:
-    path.write_text("".join(f"word{i} thing{i} is here\tmot{i} chose{i} est ici\tdoc{i}\n" for i in range(30)))
+    path.write_text(
+        "".join(f"word{i} thing{i} is here\tmot{i} chose{i} est ici\tdoc{i}\n" for i in range(30))
+    )
     return path
 
 

@@ -47,13 +47,12 @@ def test_card_names_languages_sources_licences_size_results_and_config(tmp_path:
     assert "Intended use and limits" in card and "Smoke run" not in card
 
 
-def test_every_trainer_writes_the_card_into_its_model_folder(synthetic_corpus: Path, tmp_path: Path) -> None:
-    from conftest import tiny_parallel_config
+def test_every_trainer_writes_the_card_into_its_model_folder(tiny_parallel_config, tmp_path: Path) -> None:
     from sentence_transformers import SentenceTransformer
 
     from lingualite.training.trainer import train
 
-    cfg = tiny_parallel_config(synthetic_corpus, max_steps=4, eval_every=4)
+    cfg = tiny_parallel_config(max_steps=4, eval_every=4)
     train(cfg, tmp_path / "run", progress=False)
     card = (tmp_path / "run" / "README.md").read_text()
     assert "Mao et al." in card and "valid_xsr_p_at_1" in card and "language:\n- en\n- fr" in card
