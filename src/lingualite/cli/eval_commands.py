@@ -14,7 +14,8 @@ import typer
 from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, in_data_dir
 
 MODEL_HELP = (
-    "Model folder (sentence-transformers / lingualite), or a baseline: tfidf, minilm, use-m, e5-small."
+    "Model folder (sentence-transformers / lingualite), a baseline (tfidf, minilm, use-m, e5-small), or "
+    "onnx:FOLDER / onnx-int8:FOLDER (graphs from `lingualite export`, run by onnxruntime)."
 )
 
 eval_app = typer.Typer(

@@ -1,0 +1,1 @@
+"""Fast inference: ONNX export (fp32 / int8) and the lean onnxruntime encode path."""

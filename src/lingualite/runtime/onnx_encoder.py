@@ -1,0 +1,133 @@
+"""The lean encode path: Rust tokenization, length-sorted batches, one onnxruntime call per batch.
+
+No torch and no Python per token: sentences are tokenized in one batched call of the ``tokenizers``
+library, sorted by length so a batch pads to its own longest sentence only, and each batch is one run of the
+exported graph (:mod:`lingualite.runtime.onnx_export`), which already pools, projects and normalises.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from lingualite.errors import LinguaLiteError
+
+__all__ = ["OnnxEncoder", "onnx_graph_of"]
+
+
+def onnx_graph_of(folder: str | Path, int8: bool = False) -> Path:
+    """The exported graph of ``folder`` (``onnx/encoder.onnx`` or ``onnx/encoder_int8.onnx``), checked."""
+    from lingualite.runtime.onnx_export import FP32_FILE, INT8_FILE, ONNX_DIR
+
+    path = Path(folder) / ONNX_DIR / (INT8_FILE if int8 else FP32_FILE)
+    if not path.is_file():
+        how = " --quantize int8" if int8 else ""
+        raise LinguaLiteError(
+            f"{folder}: has no {path.name}; run `lingualite export --model ... --output {folder}{how}`"
+        )
+    return path
+
+
+class OnnxEncoder:
+    """Sentence vectors from an exported ONNX graph (the :class:`~lingualite.evaluation.encoders.Encoder`
+    protocol).
+
+    :param folder: the exported folder (its ``tokenizer.json`` is used).
+    :param graph: the ``.onnx`` file; default ``folder/onnx/encoder.onnx``.
+    :param threads: onnxruntime intra-op threads (default: all cores available to the process).
+    """
+
+    def __init__(
+        self,
+        folder: str | Path,
+        graph: str | Path | None = None,
+        max_seq_length: int | None = None,
+        threads: int | None = None,
+        batch_size: int = 64,
+        name: str | None = None,
+    ) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        from lingualite.evaluation.encoders import available_cpus
+
+        self.folder = Path(folder)
+        self.graph = Path(graph) if graph is not None else onnx_graph_of(self.folder)
+        tokenizer_file = self.folder / "tokenizer.json"
+        if not tokenizer_file.is_file():
+            raise LinguaLiteError(f"{self.folder}: has no tokenizer.json for the ONNX encoder")
+        self.tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        self.max_seq_length = max_seq_length or _max_seq_length(self.folder)
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(self.max_seq_length)
+        self.pad_id = _pad_id(self.folder, self.tokenizer)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or available_cpus()
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.session = ort.InferenceSession(str(self.graph), options, providers=["CPUExecutionProvider"])
+        self.batch_size = batch_size
+        self.name = name or f"{self.folder.resolve().name}-{self.graph.stem.replace('encoder', 'onnx')}"
+        self._dimension = int(self.session.get_outputs()[0].shape[-1])
+
+    @property
+    def dimension(self) -> int:
+        return self._dimension
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self._dimension), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self.tokenizer.encode_batch(list(texts))
+        lengths = np.fromiter((len(e.ids) for e in encodings), np.int64, len(encodings))
+        order = np.argsort(lengths, kind="stable")
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            width = int(lengths[rows].max())
+            ids = np.full((len(rows), width), self.pad_id, dtype=np.int64)
+            mask = np.zeros((len(rows), width), dtype=np.int64)
+            for i, row in enumerate(rows):
+                seq = encodings[row].ids
+                ids[i, : len(seq)] = seq
+                mask[i, : len(seq)] = 1
+            (vectors,) = self.session.run(None, {"input_ids": ids, "attention_mask": mask})
+            out[rows] = vectors
+        return out
+
+    def num_parameters(self) -> int:
+        """Elements of the graph's weights (an int8 weight counts as one)."""
+        import onnx
+
+        model = onnx.load(str(self.graph), load_external_data=False)
+        return int(sum(int(np.prod(t.dims)) for t in model.graph.initializer))
+
+    def size_on_disk_bytes(self) -> int:
+        """The graph plus the tokenizer: what an application ships to encode with onnxruntime."""
+        return self.graph.stat().st_size + (self.folder / "tokenizer.json").stat().st_size
+
+
+def _max_seq_length(folder: Path) -> int:
+    from lingualite.runtime.onnx_export import META_FILE, ONNX_DIR
+
+    for path, key in (
+        (folder / ONNX_DIR / META_FILE, "max_seq_length"),
+        (folder / "sentence_bert_config.json", "max_seq_length"),
+    ):
+        if path.is_file():
+            value = json.loads(path.read_text(encoding="utf-8")).get(key)
+            if value:
+                return int(value)
+    return 512
+
+
+def _pad_id(folder: Path, tokenizer: object) -> int:
+    config = folder / "tokenizer_config.json"
+    token = "[PAD]"
+    if config.is_file():
+        token = json.loads(config.read_text(encoding="utf-8")).get("pad_token") or token
+        if isinstance(token, dict):
+            token = token.get("content", "[PAD]")
+    pad = tokenizer.token_to_id(str(token))  # type: ignore[attr-defined]
+    return int(pad) if pad is not None else 0
