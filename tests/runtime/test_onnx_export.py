@@ -19,7 +19,26 @@ from lingualite.runtime.onnx_export import export_onnx
 
 def _sentences(n: int = 300) -> list[str]:
     rng = random.Random(0)
-    words = ["the", "a", "cat", "dog", "house", "car", "red", "blue", "big", "small", "runs", "eats", "le", "chat", "chien", "maison", "rouge", "bleu"]
+    words = [
+        "the",
+        "a",
+        "cat",
+        "dog",
+        "house",
+        "car",
+        "red",
+        "blue",
+        "big",
+        "small",
+        "runs",
+        "eats",
+        "le",
+        "chat",
+        "chien",
+        "maison",
+        "rouge",
+        "bleu",
+    ]
     return [" ".join(rng.choice(words) for _ in range(rng.randint(1, 20))) for _ in range(n)]
 
 
@@ -144,3 +163,13 @@ def test_cli_export_then_encode(models, tmp_path: Path) -> None:
     )
     assert res.exit_code == 0, res.output
     assert np.load(tmp_path / "v.npy").shape == (2, 32)
+
+
+def test_efficiency_measures_an_onnx_spec_in_a_fresh_process(models, tmp_path: Path) -> None:
+    from lingualite.evaluation.efficiency import measure_efficiency
+
+    export_onnx(models["dual"], tmp_path / "out", quantize="int8")
+    ballast = np.ones((4000, 10000))  # 320 MB in this process: the worker must not report it as its own
+    result = measure_efficiency(f"onnx-int8:{tmp_path / 'out'}", _sentences(40), single_runs=5, energy=False)
+    assert result["sentences_per_second"] > 0 and result["name"].endswith("onnx_int8")
+    assert result["size_on_disk_mb"] < 1 and result["peak_rss_mb"] < ballast.nbytes / 2**20

