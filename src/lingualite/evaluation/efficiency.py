@@ -86,7 +86,9 @@ def measure_efficiency(
 
     if model not in BASELINES:
         runtime, _, rest = model.partition(":")
-        prefix = f"{runtime}:" if rest and runtime in ("onnx", "onnx-int8") else ""  # see load_encoder
+        prefix = (
+            f"{runtime}:" if rest and runtime in ("onnx", "onnx-int8", "static") else ""
+        )  # see load_encoder
         path = Path(rest if prefix else model)
         if not path.exists():
             raise FileNotFoundError(

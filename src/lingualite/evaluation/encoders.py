@@ -213,12 +213,14 @@ class TfidfEncoder:
 
 
 ONNX_RUNTIMES = ("onnx", "onnx-int8")
+RUNTIMES = (*ONNX_RUNTIMES, "static")
 
 
 def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encoder:
     """A baseline by name (``tfidf``, ``minilm``, ``use-m``, ``e5-small``), a sentence-transformers folder, or
     ``onnx:FOLDER`` / ``onnx-int8:FOLDER`` (the ONNX graphs that ``lingualite export`` wrote into FOLDER, run
-    by onnxruntime: :class:`lingualite.runtime.onnx_encoder.OnnxEncoder`).
+    by onnxruntime: :class:`lingualite.runtime.onnx_encoder.OnnxEncoder`), or ``static:FOLDER`` (a model2vec /
+    ``StaticEmbedding`` folder in numpy: :class:`lingualite.runtime.static_encoder.StaticEncoder`).
 
     :param threads: CPU threads for the encoder; default: all cores available to the process.
     :raises lingualite.models.loading.ModelFolderError: neither a baseline name nor an existing folder (the
@@ -231,13 +233,17 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encode
     if key in BASELINES:
         return BASELINES[key](threads=threads)
     runtime, _, rest = key.partition(":")
-    if runtime in ONNX_RUNTIMES and rest:  # onnx:FOLDER / onnx-int8:FOLDER, made by `lingualite export`
-        from lingualite.runtime.onnx_encoder import OnnxEncoder, onnx_graph_of
-
+    if runtime in RUNTIMES and rest:  # onnx:FOLDER / onnx-int8:FOLDER (`lingualite export`), static:FOLDER
         if not Path(rest).exists():
             from lingualite.models.loading import ModelFolderError
 
             raise ModelFolderError(Path(rest), "does not exist")
+        if runtime == "static":
+            from lingualite.runtime.static_encoder import StaticEncoder
+
+            return StaticEncoder(rest)
+        from lingualite.runtime.onnx_encoder import OnnxEncoder, onnx_graph_of
+
         return OnnxEncoder(rest, graph=onnx_graph_of(rest, int8=runtime == "onnx-int8"), threads=threads)
     path = Path(name_or_path)
     if not path.exists():

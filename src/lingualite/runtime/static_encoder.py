@@ -1,0 +1,95 @@
+"""The static tier: a token-embedding table and a mean, in numpy, with Rust tokenization.
+
+Static models (model2vec, sentence-transformers' ``StaticEmbedding``) have no transformer: a sentence vector is
+the mean of its tokens' rows. sentence-transformers runs them through torch's ``EmbeddingBag``; for the speed
+tier the whole work is one batched tokenizer call, one gather and one segmented sum (``np.add.reduceat``),
+which gives the same vectors with no torch in the process.
+
+A folder qualifies when it has ``tokenizer.json`` and ``model.safetensors`` holding one 2-D table
+(``embeddings``: model2vec; ``embedding.weight``: sentence-transformers' ``StaticEmbedding``), and is used as
+``static:FOLDER`` wherever lingualite takes a model.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from lingualite.errors import LinguaLiteError
+
+__all__ = ["StaticEncoder"]
+
+TABLE_KEYS = ("embeddings", "embedding.weight")
+
+
+class StaticEncoder:
+    """Mean of token rows (+ L2 normalisation when the folder has a ``Normalize`` module or says so)."""
+
+    def __init__(self, folder: str | Path, threads: int | None = None, name: str | None = None) -> None:
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        self.folder = Path(folder)
+        weights, tokenizer_file = self.folder / "model.safetensors", self.folder / "tokenizer.json"
+        if not weights.is_file() or not tokenizer_file.is_file():
+            raise LinguaLiteError(f"{self.folder}: a static model needs model.safetensors and tokenizer.json")
+        tensors = load_file(str(weights))
+        key = next((k for k in TABLE_KEYS if k in tensors), None)
+        if key is None or tensors[key].ndim != 2:
+            raise LinguaLiteError(
+                f"{weights}: no embedding table ({' or '.join(TABLE_KEYS)}); not a static model"
+            )
+        self.table = np.ascontiguousarray(tensors[key], dtype=np.float32)
+        self.tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(_max_length(self.folder))
+        self.normalize = _normalizes(self.folder)
+        self.threads = 1  # numpy gather and sum: one core does it; the tokenizer batches in Rust
+        self.name = name or f"{self.folder.resolve().name}-static"
+
+    @property
+    def dimension(self) -> int:
+        return int(self.table.shape[1])
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
+        lengths = np.fromiter((len(e.ids) for e in encodings), np.int64, len(encodings))
+        nonempty = lengths > 0
+        if nonempty.any():
+            ids = np.fromiter((i for e in encodings for i in e.ids), np.int64, int(lengths.sum()))
+            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[nonempty]
+            sums = np.add.reduceat(self.table[ids], starts, axis=0)
+            out[nonempty] = sums / lengths[nonempty, None]
+        if self.normalize:
+            out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+        return out
+
+    def num_parameters(self) -> int:
+        return int(self.table.size)
+
+    def size_on_disk_bytes(self) -> int:
+        return (self.folder / "model.safetensors").stat().st_size + (
+            self.folder / "tokenizer.json"
+        ).stat().st_size
+
+
+def _max_length(folder: Path) -> int:
+    config = folder / "config.json"
+    if config.is_file():
+        value = json.loads(config.read_text(encoding="utf-8")).get("max_length")
+        if isinstance(value, int) and value > 0:
+            return value
+    return 512
+
+
+def _normalizes(folder: Path) -> bool:
+    modules = folder / "modules.json"
+    if modules.is_file():
+        return any("Normalize" in m.get("type", "") for m in json.loads(modules.read_text(encoding="utf-8")))
+    config = folder / "config.json"
+    return bool(config.is_file() and json.loads(config.read_text(encoding="utf-8")).get("normalize"))
