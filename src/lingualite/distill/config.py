@@ -128,8 +128,12 @@ class StudentConfig:
 
     The student's output dimension is not a setting: it is the teacher's (``pca.dim`` when PCA is on). When
     ``hidden_size`` differs from it, a Dense layer (with bias) maps the pooled vector onto it.
+
+    ``kind: static`` trains a token-embedding table with mean pooling instead (the static speed tier,
+    :mod:`lingualite.distill.static_student`); the transformer fields are then unused.
     """
 
+    kind: Literal["transformer", "static"] = "transformer"
     num_layers: int = 1
     hidden_size: int = 128
     num_heads: int = 2

@@ -42,6 +42,9 @@ class StudentEncoder(nn.Module):
         pooled = mean_pool(states, attention_mask)
         return pooled if self.projection is None else self.projection(pooled)
 
+    def embedding_parameters(self) -> int:
+        return self.bert.embeddings.word_embeddings.weight.numel()
+
     @torch.no_grad()
     def match_output_scale(self, target_rms: float) -> None:
         """Start with outputs of the teacher's size: scale the last LayerNorm so pooled components have RMS

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import torch
 import yaml
-from transformers import get_linear_schedule_with_warmup
+from transformers import PreTrainedTokenizerFast, get_linear_schedule_with_warmup
 
 from lingualite.data.batching import PairCollator
 from lingualite.distill.config import DistillConfig
@@ -47,11 +47,13 @@ from lingualite.distill.pca import (
     append_to_teacher,
 )
 from lingualite.distill.stages import prepare_projection, prepare_vocabulary, teacher_vectors
+from lingualite.distill.static_student import StaticStudent, save_static_student, special_token_ids
 from lingualite.distill.student import StudentEncoder, save_student
 from lingualite.distill.teacher import load_teacher
 from lingualite.distill.validation import DistillValidator, ValidationSet, load_validation_pairs
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_dir, kept_log_lines, write_json, write_text
+from lingualite.models.config import EncoderConfig
 from lingualite.models.export import export_into
 from lingualite.models.model_card import ModelCard
 from lingualite.run_folder import check_resume_config, open_run, set_learning_rate
@@ -95,6 +97,14 @@ def _total_steps(cfg: DistillConfig, num_pairs: int, max_steps: int | None) -> i
         return max(1, math.ceil(cfg.optim.epochs * num_pairs / cfg.optim.batch_size))
     assert cfg.optim.max_steps is not None
     return cfg.optim.max_steps
+
+
+def _new_student(
+    cfg: DistillConfig, encoder_cfg: EncoderConfig, output_dim: int, tokenizer: PreTrainedTokenizerFast
+) -> StudentEncoder | StaticStudent:
+    if cfg.student.kind == "static":
+        return StaticStudent(encoder_cfg, output_dim, special_token_ids(tokenizer))
+    return StudentEncoder(encoder_cfg, output_dim, pad_token_id=tokenizer.pad_token_id)
 
 
 def _adam(model: torch.nn.Module, lr: float, weight_decay: float) -> torch.optim.Adam:
@@ -255,7 +265,7 @@ def _distill(
     total_steps = _total_steps(cfg, num_pairs, max_steps)
     torch.manual_seed(opt.seed)
     encoder_cfg = cfg.student.encoder_config(len(tokenizer), cfg.data.max_seq_length)
-    student = StudentEncoder(encoder_cfg, int(targets.shape[1]), pad_token_id=tokenizer.pad_token_id)
+    student = _new_student(cfg, encoder_cfg, int(targets.shape[1]), tokenizer)
     student.match_output_scale(float(targets.pow(2).mean().sqrt()))
     loss_fn = MultilingualMSELoss()
     optimizer = _adam(student, opt.lr, opt.weight_decay)
@@ -264,9 +274,10 @@ def _distill(
     if "optim.lr" in changed:
         set_learning_rate(optimizer, scheduler, opt.lr)
     num_params = sum(p.numel() for p in student.parameters())
-    embedding_params = student.bert.embeddings.word_embeddings.weight.numel()
+    embedding_params = student.embedding_parameters()
     summary["student"] = {
-        "layers": encoder_cfg.num_layers,
+        "kind": cfg.student.kind,
+        "layers": encoder_cfg.num_layers if cfg.student.kind == "transformer" else 0,
         "hidden_size": encoder_cfg.hidden_size,
         "output_dim": student.output_dim,
         "vocab_size": encoder_cfg.vocab_size,
@@ -359,7 +370,8 @@ def _distill(
         card = ModelCard(
             "distill", cfg.to_dict(), train_files, dict(metrics), smoke=smoke_caps, teacher=cfg.teacher.name
         )
-        export_into(out, lambda folder: save_student(student, tokenizer, folder), card)
+        save = save_static_student if cfg.student.kind == "static" else save_student
+        export_into(out, lambda folder: save(student, tokenizer, folder), card)
         logger.info("exported the student to %s", out)
     summary["final_metrics"] = metrics
     write_json(out / "distill_summary.json", summary)
