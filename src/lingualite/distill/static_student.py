@@ -42,9 +42,9 @@ class StaticStudent(nn.Module):
 
     @torch.no_grad()
     def match_output_scale(self, target_rms: float) -> None:
-        """Start with rows of the teacher vectors' size (a mean of n random rows shrinks by sqrt(n); a
-        sentence has ~10-20 tokens, so rows start ~4x larger than the targets)."""
-        nn.init.normal_(self.embedding.weight, std=4 * target_rms)
+        """Rows of the teacher vectors' size: a sentence (a mean of rows) starts a little smaller than its
+        target, so early steps grow it towards the target instead of first shrinking noise."""
+        nn.init.normal_(self.embedding.weight, std=target_rms)
 
     def embedding_parameters(self) -> int:
         return self.embedding.weight.numel()

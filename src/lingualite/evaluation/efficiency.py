@@ -107,7 +107,9 @@ def measure_efficiency(
     }
     import lingualite
 
-    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+    # TOKENIZERS_PARALLELISM as the user has it (default: on): the worker is a fresh process (no fork after
+    # the tokenizer's threads started), and every model may use all the cores it is given
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     src = str(Path(lingualite.__file__).resolve().parents[1])  # the same lingualite, installed or not
     env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
     with tempfile.TemporaryDirectory(prefix="lingualite-efficiency-") as cwd:

@@ -37,6 +37,9 @@ class OnnxEncoder:
     :param folder: the exported folder (its ``tokenizer.json`` is used).
     :param graph: the ``.onnx`` file; default ``folder/onnx/encoder.onnx``.
     :param threads: onnxruntime intra-op threads (default: all cores available to the process).
+    :param batch_size: sentences per graph run, cut from the length-sorted input. Small runs pad little:
+        measured on 2 cores with the 1 x 128 student (int8), calls of 64 random sentences ran at 3,655
+        sentences/s with runs of 64, 7,062 with runs of 8; a whole sorted file at 7,000-7,600 either way.
     """
 
     def __init__(
@@ -45,7 +48,7 @@ class OnnxEncoder:
         graph: str | Path | None = None,
         max_seq_length: int | None = None,
         threads: int | None = None,
-        batch_size: int = 64,
+        batch_size: int = 8,
         name: str | None = None,
     ) -> None:
         import onnxruntime as ort

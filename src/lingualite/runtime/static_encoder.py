@@ -12,6 +12,7 @@ A folder qualifies when it has ``tokenizer.json`` and ``model.safetensors`` hold
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from lingualite.errors import LinguaLiteError
 __all__ = ["StaticEncoder"]
 
 TABLE_KEYS = ("embeddings", "embedding.weight")
+CHUNK = 2048  # sentences per tokenizer call: bounded memory for the gathered rows
 
 
 class StaticEncoder:
@@ -57,16 +59,21 @@ class StaticEncoder:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out
-        encodings = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
-        lengths = np.fromiter((len(e.ids) for e in encodings), np.int64, len(encodings))
-        nonempty = lengths > 0
-        if nonempty.any():
-            ids = np.fromiter((i for e in encodings for i in e.ids), np.int64, int(lengths.sum()))
-            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[nonempty]
-            sums = np.add.reduceat(self.table[ids], starts, axis=0)
-            out[nonempty] = sums / lengths[nonempty, None]
+        for start in range(0, len(texts), CHUNK):
+            out[start : start + CHUNK] = self._mean_rows(texts[start : start + CHUNK])
         if self.normalize:
             out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+        return out
+
+    def _mean_rows(self, texts: list[str]) -> np.ndarray:
+        ids_lists = [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+        lengths = np.fromiter(map(len, ids_lists), np.int64, len(ids_lists))
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        nonempty = lengths > 0
+        if nonempty.any():
+            ids = np.fromiter(itertools.chain.from_iterable(ids_lists), np.int64, int(lengths.sum()))
+            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[nonempty]
+            out[nonempty] = np.add.reduceat(self.table[ids], starts, axis=0) / lengths[nonempty, None]
         return out
 
     def num_parameters(self) -> int:
