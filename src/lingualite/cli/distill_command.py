@@ -29,7 +29,8 @@ def distill(
     config: Annotated[
         str,
         typer.Option(
-            help="YAML config file, or a shipped one: distill (the default: ~20-30 min on 2 CPU cores)."
+            help="YAML config file, or a shipped one: distill (the default: ~20-30 min on 2 CPU cores) or "
+            "distill-static (a token-table student, teacher use-m: the static speed tier)."
         ),
     ] = "distill",
     output: Annotated[

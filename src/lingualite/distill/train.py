@@ -285,10 +285,14 @@ def _distill(
         "embedding_parameters": embedding_params,
         "float32_mb": round(num_params * 4 / 1e6, 1),
     }
+    shape = (
+        "static"
+        if cfg.student.kind == "static"
+        else f"{encoder_cfg.num_layers} layer(s) x {encoder_cfg.hidden_size}"
+    )
     logger.info(
-        "student: %d layer(s) x %d, vocabulary %d, output %d: %.1fM parameters (%.0f%% embeddings), %.1f MB",
-        encoder_cfg.num_layers,
-        encoder_cfg.hidden_size,
+        "student: %s, vocabulary %d, output %d: %.1fM parameters (%.0f%% embeddings), %.1f MB",
+        shape,
         encoder_cfg.vocab_size,
         student.output_dim,
         num_params / 1e6,
