@@ -433,81 +433,43 @@ def encode(
 ) -> None:
     """Write one float32 vector per input line.
 
-    The output is written to a temporary file beside OUTPUT and renamed when complete; an existing directory
-    or the input itself is never replaced. Warns when much of the input is unknown to the model's vocabulary
+    The input is streamed in chunks into a memory-mapped .npy (any file size in bounded memory), written to a
+    temporary file beside OUTPUT and renamed when complete; an existing directory or the input itself is
+    never replaced. Warns when much of the input is unknown to the model's vocabulary
     (a script it was not trained on becomes [UNK], and such sentences all get the same vector).
     """
-    import numpy as np
-
-    from lingualite.data.lines import read_lines
     from lingualite.evaluation.encoders import load_encoder
-    from lingualite.io_utils import atomic_file, check_not_input
+    from lingualite.io_utils import check_not_input
+    from lingualite.runtime.encode_file import encode_file
 
     try:
         check_not_input(output, [input])
         if output.is_dir():
             raise LinguaLiteError(f"{output}: is a directory; --output names the .npy file to write")
-        lines = read_lines(input)
-        if not lines:
-            raise LinguaLiteError(f"{input}: is empty; nothing to encode")
+        if not input.exists():
+            raise LinguaLiteError(f"{input}: does not exist")
         encoder = load_encoder(model, threads=threads)
-        vectors = _encode_with_progress(encoder, lines, batch_size)
-        if normalize:
-            norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-            vectors = vectors / np.maximum(norms, 1e-12)
-        with atomic_file(output, inputs=[input]) as tmp, open(tmp, "wb") as fh:
-            np.save(fh, vectors.astype(np.float32))
+        if hasattr(encoder, "batch_size") and not str(model).startswith(("onnx:", "onnx-int8:")):
+            encoder.batch_size = batch_size  # ONNX runs keep their own size (8: little padding)
+        result = encode_file(encoder, input, output, normalize=normalize)
     except USER_ERRORS as exc:
         fail(exc)
     report = getattr(encoder, "unknown_report", None)
     if callable(report):
-        share, whole = report(lines)
+        share, whole = report(result.sample)
         if share >= 0.05 or whole:
             typer.secho(
-                f"warning: {share:.0%} of the tokens ({whole:,} sentences entirely) are unknown to this model's "
-                "vocabulary; such text gets near-identical vectors",
+                f"warning: {share:.0%} of the tokens ({whole:,} sentences entirely, in the first "
+                f"{len(result.sample):,} lines) are unknown to this model's vocabulary; such text gets "
+                "near-identical vectors",
                 fg=typer.colors.YELLOW,
                 err=True,
             )
     emit(
-        {"output": str(output), "sentences": int(vectors.shape[0]), "dimension": int(vectors.shape[1])},
+        {"output": str(output), "sentences": result.sentences, "dimension": result.dimension},
         "Encoded",
         as_json,
     )
-
-
-def _encode_with_progress(encoder, lines: list[str], batch_size: int):  # type: ignore[no-untyped-def]
-    """Encode in chunks, with a progress line on stderr per chunk when there is more than one."""
-    import time
-
-    import numpy as np
-    from scipy import sparse
-
-    from lingualite.evaluation.base import fit_encoder
-
-    if hasattr(encoder, "batch_size"):
-        encoder.batch_size = batch_size
-    fit_encoder(encoder, lines)  # TF-IDF is fitted on the input itself
-    if sparse.issparse(encoder.encode(lines[:1])) and encoder.dimension * len(lines) > 500_000_000:
-        raise LinguaLiteError(
-            f"{encoder.name}: {len(lines):,} x {encoder.dimension:,} dense floats are too many for a .npy; "
-            "encode fewer lines or use a dense model"
-        )
-    chunk = max(batch_size, 8192)
-    parts, t0 = [], time.perf_counter()
-    for start in range(0, len(lines), chunk):
-        part = encoder.encode(lines[start : start + chunk])
-        if sparse.issparse(part):
-            part = part.toarray()
-        parts.append(np.asarray(part, dtype=np.float32))
-        done = min(start + chunk, len(lines))
-        if len(lines) > chunk:
-            elapsed = time.perf_counter() - t0
-            eta = elapsed / done * (len(lines) - done)
-            typer.echo(
-                f"encode: {done:,}/{len(lines):,} sentences ({elapsed:.0f} s, ETA {eta:.0f} s)", err=True
-            )
-    return np.concatenate(parts)
 
 
 @app.command("export")

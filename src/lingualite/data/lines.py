@@ -4,11 +4,12 @@ that name the file and line."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from lingualite.errors import BadInputError
 
-__all__ = ["read_lines"]
+__all__ = ["iter_line_chunks", "read_lines"]
 
 _BREAK = re.compile(rb"\r\n|\r|\n")
 
@@ -40,3 +41,61 @@ def read_lines(path: str | Path) -> list[str]:
                 path, number, f"not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
             ) from exc
     return lines
+
+
+BLOCK = 1 << 20
+
+
+def iter_line_chunks(path: str | Path, chunk_lines: int = 8192) -> Iterator[list[str]]:
+    """The lines of :func:`read_lines`, with the same checks and line numbers, in lists of ``chunk_lines``,
+    reading the file in 1 MiB blocks: memory stays bounded whatever the file's size."""
+    path = Path(path)
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below, also when the caller stops early
+    except IsADirectoryError as exc:
+        raise BadInputError(path, None, "is a directory, not a text file") from exc
+    except OSError as exc:
+        raise BadInputError(path, None, exc.strerror or str(exc)) from exc
+    with fh:
+        carry, number, chunk, first = b"", 0, [], True
+        while True:
+            block = fh.read(BLOCK)
+            if first:
+                if block.startswith((b"\xff\xfe", b"\xfe\xff")):
+                    raise BadInputError(path, 1, "is UTF-16 (a byte-order mark); convert it to UTF-8")
+                block, first = block.removeprefix(b"\xef\xbb\xbf"), False
+            data = carry + block
+            if block:
+                # keep the unfinished last line; a line ending in CR waits too (a LF may follow in the next block)
+                end = len(data) - 1 if data.endswith(b"\r") else len(data)
+                cut = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end))
+                if cut < 0:
+                    carry = data
+                    continue
+                done, carry = data[: cut + 1], data[cut + 1 :]
+            else:
+                done, carry = data, b""
+            pieces = _BREAK.split(done)
+            if pieces and pieces[-1] == b"":
+                pieces.pop()
+            for raw in pieces:
+                number += 1
+                chunk.append(_decode(path, number, raw))
+                if len(chunk) == chunk_lines:
+                    yield chunk
+                    chunk = []
+            if not block:
+                break
+        if chunk:
+            yield chunk
+
+
+def _decode(path: Path, number: int, raw: bytes) -> str:
+    if b"\x00" in raw:
+        raise BadInputError(path, number, "contains a NUL byte (a binary file?)")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(
+            path, number, f"not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+        ) from exc
