@@ -173,3 +173,16 @@ def test_efficiency_measures_an_onnx_spec_in_a_fresh_process(models, tmp_path: P
     result = measure_efficiency(f"onnx-int8:{tmp_path / 'out'}", _sentences(40), single_runs=5, energy=False)
     assert result["sentences_per_second"] > 0 and result["name"].endswith("onnx_int8")
     assert result["size_on_disk_mb"] < 1 and result["peak_rss_mb"] < ballast.nbytes / 2**20
+
+
+def test_report_keys_runtime_specs_by_content(models, tmp_path: Path) -> None:
+    from lingualite.evaluation.report import _model_key
+
+    export_onnx(models["dual"], tmp_path / "out", quantize="int8")
+    fp32, int8 = _model_key(f"onnx:{tmp_path / 'out'}"), _model_key(f"onnx-int8:{tmp_path / 'out'}")
+    assert fp32.startswith("onnx:") and int8.startswith("onnx-int8:") and fp32 != int8
+    export_onnx(models["student"], tmp_path / "other")
+    (tmp_path / "out" / "onnx" / "encoder.onnx").write_bytes(
+        (tmp_path / "other" / "onnx" / "encoder.onnx").read_bytes()
+    )
+    assert _model_key(f"onnx:{tmp_path / 'out'}") != fp32  # a replaced graph is a new model for the caches

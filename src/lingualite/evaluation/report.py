@@ -130,7 +130,13 @@ class CachedEncoder:
 def _model_key(model: str) -> str:
     """The encoder's identity for caches and finished parts, by content: a baseline's name and package
     version, or a hash of a folder's weights, module list and tokenizer (a retrained or replaced model under
-    the same path gets a new key; a copied folder keeps its key)."""
+    the same path gets a new key; a copied folder keeps its key). ``onnx:DIR`` / ``onnx-int8:DIR`` /
+    ``static:DIR`` get the runtime and the folder's hash (ONNX graphs included)."""
+    from lingualite.evaluation.encoders import RUNTIMES
+
+    runtime, _, rest = model.partition(":")
+    if runtime in RUNTIMES and rest and Path(rest).is_dir():
+        return f"{runtime}:{_model_key(rest)}"
     path = Path(model)
     if not path.is_dir():
         from importlib import metadata
@@ -144,7 +150,14 @@ def _model_key(model: str) -> str:
             version = "missing"
         return f"{model}=={version}"
     digest = hashlib.sha256()
-    names = ("modules.json", "tokenizer.json", "config.json", "model.safetensors")
+    names = (
+        "modules.json",
+        "tokenizer.json",
+        "config.json",
+        "model.safetensors",
+        "encoder.onnx",
+        "encoder_int8.onnx",
+    )
     for item in sorted(p for p in path.rglob("*") if p.name in names and "checkpoints" not in p.parts):
         digest.update(str(item.relative_to(path)).encode() + b"\0")
         with item.open("rb") as fh:
