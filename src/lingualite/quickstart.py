@@ -8,7 +8,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import numpy as np
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -20,7 +19,7 @@ from lingualite.data.sources import fetch_corpora
 from lingualite.data.split import SplitConfig
 from lingualite.errors import LinguaLiteError
 from lingualite.evaluation.encoders import SentenceTransformerEncoder, TfidfEncoder
-from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs, unique_sides
+from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs, subsample, unique_sides
 from lingualite.io_utils import write_json, write_text
 from lingualite.smoke import smoke_banner, smoke_config
 from lingualite.training.checkpoint import list_checkpoints
@@ -126,7 +125,8 @@ def run_quickstart(
                     }
                 )
             else:
-                dsrc, dtgt = _subsample(*by_domain[folder][domain], max_test_pairs)
+                pairs = subsample(by_domain[folder][domain], max_test_pairs)
+                dsrc, dtgt = [s for s, _ in pairs], [t for _, t in pairs]
                 row[f"lingualite_p_at_1/{domain}"] = evaluate_xsr(model, dsrc, dtgt)["p_at_1"]
                 row[f"tfidf_p_at_1/{domain}"] = evaluate_xsr(TfidfEncoder(), dsrc, dtgt)["p_at_1"]
                 row[f"pairs/{domain}"] = len(dsrc)
@@ -163,23 +163,12 @@ def run_quickstart(
     return rows
 
 
-def _subsample(src: list[str], tgt: list[str], cap: int | None) -> tuple[list[str], list[str]]:
-    if cap is None or len(src) <= cap:
-        return src, tgt
-    keep = np.sort(np.random.default_rng(0).choice(len(src), cap, replace=False))
-    return [src[i] for i in keep], [tgt[i] for i in keep]
-
-
-def _by_domain(path: Path) -> dict[str, tuple[list[str], list[str]]]:
+def _by_domain(path: Path) -> dict[str, list[tuple[str, str]]]:
     """Test pairs grouped by source (the doc id prefix: lo, bible, ddtp), each side unique within its group."""
     groups: dict[str, list[tuple[str, str]]] = {}
     for pair in read_tsv(path):
         groups.setdefault((pair.doc_id or "other").split(":", 1)[0], []).append((pair.src, pair.tgt))
-    out = {}
-    for domain, pairs in sorted(groups.items()):
-        kept = unique_sides(pairs)
-        out[domain] = ([s for s, _ in kept], [t for _, t in kept])
-    return out
+    return {domain: unique_sides(pairs) for domain, pairs in sorted(groups.items())}
 
 
 def _table(rows: dict[str, dict[str, float]]) -> Table:

@@ -112,8 +112,8 @@ def test_plain_onnxruntime_needs_only_the_graph_and_the_tokenizer(models, tmp_pa
 def test_length_sorted_batches_keep_the_input_order(models, tmp_path: Path) -> None:
     export_onnx(models["dual"], tmp_path / "out")
     texts = _sentences(50)
-    batched = OnnxEncoder(tmp_path / "out", batch_size=7).encode(texts)
-    one_by_one = np.concatenate([OnnxEncoder(tmp_path / "out", batch_size=1).encode([t]) for t in texts[:10]])
+    batched = OnnxEncoder(tmp_path / "out", run_size=7).encode(texts)
+    one_by_one = np.concatenate([OnnxEncoder(tmp_path / "out", run_size=1).encode([t]) for t in texts[:10]])
     np.testing.assert_allclose(batched[:10], one_by_one, atol=1e-5)
     assert OnnxEncoder(tmp_path / "out").encode([]).shape == (0, 32)
 

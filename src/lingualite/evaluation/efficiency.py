@@ -85,11 +85,11 @@ def measure_efficiency(
     from lingualite.evaluation.baselines import BASELINES
 
     if model not in BASELINES:
-        runtime, _, rest = model.partition(":")
-        prefix = (
-            f"{runtime}:" if rest and runtime in ("onnx", "onnx-int8", "static") else ""
-        )  # see load_encoder
-        path = Path(rest if prefix else model)
+        from lingualite.evaluation.encoders import split_runtime
+
+        runtime, rest = split_runtime(model)  # see load_encoder
+        prefix = f"{runtime}:" if runtime else ""
+        path = Path(rest)
         if not path.exists():
             raise FileNotFoundError(
                 f"{model!r} is neither a baseline ({', '.join(BASELINES)}) nor an existing model folder"

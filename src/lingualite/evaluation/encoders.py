@@ -212,8 +212,13 @@ class TfidfEncoder:
         return None
 
 
-ONNX_RUNTIMES = ("onnx", "onnx-int8")
-RUNTIMES = (*ONNX_RUNTIMES, "static")
+RUNTIMES = ("onnx", "onnx-int8", "static")
+
+
+def split_runtime(spec: str) -> tuple[str | None, str]:
+    """``"onnx-int8:runs/x"`` -> ``("onnx-int8", "runs/x")``; anything else -> ``(None, spec)``."""
+    runtime, _, rest = spec.partition(":")
+    return (runtime, rest) if runtime in RUNTIMES and rest else (None, spec)
 
 
 def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encoder:
@@ -232,8 +237,8 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encode
     key = str(name_or_path)
     if key in BASELINES:
         return BASELINES[key](threads=threads)
-    runtime, _, rest = key.partition(":")
-    if runtime in RUNTIMES and rest:  # onnx:FOLDER / onnx-int8:FOLDER (`lingualite export`), static:FOLDER
+    runtime, rest = split_runtime(key)
+    if runtime is not None:  # onnx:FOLDER / onnx-int8:FOLDER (`lingualite export`), static:FOLDER
         if not Path(rest).exists():
             from lingualite.models.loading import ModelFolderError
 

@@ -132,10 +132,10 @@ def _model_key(model: str) -> str:
     version, or a hash of a folder's weights, module list and tokenizer (a retrained or replaced model under
     the same path gets a new key; a copied folder keeps its key). ``onnx:DIR`` / ``onnx-int8:DIR`` /
     ``static:DIR`` get the runtime and the folder's hash (ONNX graphs included)."""
-    from lingualite.evaluation.encoders import RUNTIMES
+    from lingualite.evaluation.encoders import split_runtime
 
-    runtime, _, rest = model.partition(":")
-    if runtime in RUNTIMES and rest and Path(rest).is_dir():
+    runtime, rest = split_runtime(model)
+    if runtime is not None and Path(rest).is_dir():
         return f"{runtime}:{_model_key(rest)}"
     path = Path(model)
     if not path.is_dir():

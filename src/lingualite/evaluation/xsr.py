@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -45,15 +45,23 @@ def unique_sides(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return kept
 
 
+T = TypeVar("T")
+
+
 def load_xsr_pairs(
     path: str | Path, max_pairs: int | None = None, seed: int = 0
 ) -> tuple[list[str], list[str]]:
     """Pairs of a ``src<TAB>tgt`` file with unique sources and unique targets, optionally a seeded subsample."""
-    pairs = unique_sides((p.src, p.tgt) for p in read_tsv(path))
-    if max_pairs is not None and len(pairs) > max_pairs:
-        keep = np.sort(np.random.default_rng(seed).choice(len(pairs), max_pairs, replace=False))
-        pairs = [pairs[i] for i in keep]
+    pairs = subsample(unique_sides((p.src, p.tgt) for p in read_tsv(path)), max_pairs, seed)
     return [s for s, _ in pairs], [t for _, t in pairs]
+
+
+def subsample(items: list[T], max_items: int | None, seed: int = 0) -> list[T]:
+    """A seeded subsample of at most ``max_items``, in the original order (all of them when ``None``)."""
+    if max_items is None or len(items) <= max_items:
+        return items
+    keep = np.sort(np.random.default_rng(seed).choice(len(items), max_items, replace=False))
+    return [items[i] for i in keep]
 
 
 def load_distractors(path: str | Path) -> list[str]:
