@@ -30,6 +30,7 @@ from lingualite.cli.common import (
 )
 from lingualite.cli.distill_command import distill as distill_command
 from lingualite.cli.eval_commands import eval_app
+from lingualite.cli.use_commands import encode, export_command
 from lingualite.errors import LinguaLiteError
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever fetched from a model hub
@@ -73,6 +74,8 @@ app.add_typer(data_app, name="data")
 app.add_typer(tokenizer_app, name="tokenizer")
 app.add_typer(eval_app, name="eval")
 app.command("distill")(distill_command)
+app.command("encode")(encode)
+app.command("export")(export_command)
 
 
 @data_app.command("fetch")
@@ -411,110 +414,6 @@ def _train_monolingual(
     emit(
         {"output": str(result.output_dir), "seconds": round(result.seconds, 1), **split_per_pair(final)},
         "Monolingual training finished (last stage)",
-        as_json,
-    )
-
-
-@app.command()
-def encode(
-    model: Annotated[
-        str,
-        typer.Option(
-            help="A model folder, a baseline name (tfidf, minilm, use-m, e5-small), or onnx:FOLDER / "
-            "onnx-int8:FOLDER (graphs written by `lingualite export`)."
-        ),
-    ],
-    input: Annotated[Path, typer.Option("--input", help="UTF-8 text file, one sentence per line.")],
-    output: Annotated[Path, typer.Option(help="Where to write the float32 (N, d) .npy array (a file).")],
-    batch_size: Annotated[int, typer.Option(min=1, help="Sentences per forward pass.")] = 128,
-    threads: Annotated[int | None, typer.Option(min=1, help="CPU threads (default: all available).")] = None,
-    normalize: Annotated[bool, typer.Option(help="L2-normalise each vector (cosine = dot product).")] = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Write one float32 vector per input line.
-
-    The input is streamed in chunks into a memory-mapped .npy (any file size in bounded memory), written to a
-    temporary file beside OUTPUT and renamed when complete; an existing directory or the input itself is
-    never replaced. Warns when much of the input is unknown to the model's vocabulary
-    (a script it was not trained on becomes [UNK], and such sentences all get the same vector).
-    """
-    from lingualite.evaluation.encoders import load_encoder
-    from lingualite.io_utils import check_not_input
-    from lingualite.runtime.encode_file import encode_file
-
-    try:
-        check_not_input(output, [input])
-        if output.is_dir():
-            raise LinguaLiteError(f"{output}: is a directory; --output names the .npy file to write")
-        if not input.exists():
-            raise LinguaLiteError(f"{input}: does not exist")
-        encoder = load_encoder(model, threads=threads)
-        if hasattr(encoder, "batch_size") and not str(model).startswith(("onnx:", "onnx-int8:")):
-            encoder.batch_size = batch_size  # ONNX runs keep their own size (8: little padding)
-        result = encode_file(encoder, input, output, normalize=normalize)
-    except USER_ERRORS as exc:
-        fail(exc)
-    report = getattr(encoder, "unknown_report", None)
-    if callable(report):
-        share, whole = report(result.sample)
-        if share >= 0.05 or whole:
-            typer.secho(
-                f"warning: {share:.0%} of the tokens ({whole:,} sentences entirely, in the first "
-                f"{len(result.sample):,} lines) are unknown to this model's vocabulary; such text gets "
-                "near-identical vectors",
-                fg=typer.colors.YELLOW,
-                err=True,
-            )
-    emit(
-        {"output": str(output), "sentences": result.sentences, "dimension": result.dimension},
-        "Encoded",
-        as_json,
-    )
-
-
-@app.command("export")
-def export_command(
-    model: Annotated[
-        Path, typer.Option(help="A sentence-transformers folder (a lingualite model or any other).")
-    ],
-    output: Annotated[Path, typer.Option(help="New folder: the model's files plus onnx/encoder*.onnx.")],
-    quantize: Annotated[
-        str | None,
-        typer.Option(help="int8: also write a dynamically quantized graph (VNNI on CPUs that have it)."),
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Export a model to ONNX: the whole encoder (transformer, pooling, Dense, normalisation) in one graph.
-
-    The graph takes input_ids and attention_mask (any batch size and length) and returns sentence vectors, so
-    plain onnxruntime encodes without torch. OUTPUT keeps the safetensors files (sentence-transformers still
-    loads it) and gets onnx/encoder.onnx (+ onnx/encoder_int8.onnx). Export fails unless onnxruntime's
-    vectors match the model's (min cosine 0.999 fp32, 0.99 int8, on a fixed set of sentences).
-
-    \b
-    Use the graphs anywhere lingualite takes a model, with a runtime prefix:
-      lingualite export --model runs/distill --output runs/distill-onnx --quantize int8
-      lingualite encode --model onnx-int8:runs/distill-onnx --input s.txt --output v.npy
-      lingualite eval xsr --model onnx:runs/distill-onnx --pairs data/prepared/en-fr/test.tsv
-    """
-    from lingualite.runtime.onnx_export import export_onnx
-
-    try:
-        result = export_onnx(model, output, quantize)
-    except USER_ERRORS as exc:
-        fail(exc)
-    emit(
-        {
-            "output": str(result.output),
-            "fp32_mb": round(result.fp32_bytes / 1e6, 2),
-            "fp32_min_cosine": result.fp32_cosine_min,
-            **(
-                {"int8_mb": round(result.int8_bytes / 1e6, 2), "int8_min_cosine": result.int8_cosine_min}
-                if result.int8_bytes is not None
-                else {}
-            ),
-        },
-        "ONNX export",
         as_json,
     )
 
