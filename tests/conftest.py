@@ -114,8 +114,8 @@ def synthetic_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_tokenizer(synthetic_corpus: Path):
+    from lingualite.data.pairs import read_pairs
     from lingualite.tokenization import train_tokenizer
-    from lingualite.training.dataset import read_pairs
 
     texts = read_pairs([synthetic_corpus / "en-fr" / "train.tsv"]).texts
     return train_tokenizer(texts, vocab_size=120, sample_size=2000)
@@ -210,8 +210,8 @@ def tiny_parallel_config(synthetic_corpus: Path) -> Any:
 
 
 def _tiny_parallel_config(corpus: Path, valid: bool = True, **optim: Any) -> Any:
-    from lingualite.config_loading import from_dict
-    from lingualite.training.config import TrainingConfig
+    from lingualite.config import TrainingConfig
+    from lingualite.config.loading import from_dict
 
     files = [str(corpus / "en-fr" / "valid.tsv")] if valid else []
     return from_dict(
@@ -220,9 +220,9 @@ def _tiny_parallel_config(corpus: Path, valid: bool = True, **optim: Any) -> Any
             "data": {
                 "train_files": [str(corpus / "en-fr" / "train.tsv")],
                 "valid_files": files,
-                "valid_xsr_pairs": 50,
+                "valid_pairs": 50,
             },
-            "tokenizer": {"vocab_size": 120, "sample_size": 2000},
+            "vocabulary": {"size": 120, "sample_size": 2000},
             "model": {
                 "hidden_size": 16,
                 "num_layers": 1,

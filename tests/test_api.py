@@ -26,3 +26,16 @@ def test_api_names_are_the_functions_even_after_their_packages_are_imported() ->
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True", "function", "True"]
+
+
+def test_type_checkers_see_every_lazy_name() -> None:
+    """The ``if TYPE_CHECKING:`` imports of ``lingualite/__init__.py`` name exactly the lazy API, from the
+    modules the lazy table loads them from."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(lingualite.__file__).read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test))
+    seen = {a.name: n.module for n in block.body if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert seen == lingualite._API
+    assert set(lingualite.__all__) == {*lingualite._API, "__version__"}

@@ -10,10 +10,9 @@ from typing import Any
 import pytest
 import yaml
 
-from lingualite.distill.config import load_distill_config
+from lingualite.config import load_distill_config, load_monolingual_config, load_training_config
+from lingualite.config.loading import BUILTIN_CONFIGS
 from lingualite.errors import ConfigError
-from lingualite.monolingual.config import load_monolingual_config
-from lingualite.training.config import BUILTIN_CONFIGS, load_training_config
 
 LOADERS = {
     "quickstart": load_training_config,
@@ -66,10 +65,20 @@ def test_the_issue_examples(tmp_path: Path) -> None:
     data = yaml.safe_load((BUILTIN_CONFIGS / "quickstart.yaml").read_text())
     for key, value, match in [
         ("optim.warmup_steps", -10, "optim.warmup_steps: must be >= 0"),
-        ("optim.grad_clip", -1, "optim.grad_clip: must be > 0"),
-        ("tokenizer.alpha", -3, "tokenizer.alpha: must be > 0"),
+        ("optim.grad_clip", -1, "optim.grad_clip: must be >= 0"),
+        ("vocabulary.alpha", -3, "vocabulary.alpha: must be >= 0"),
+        ("vocabulary.alpha", 1.5, "vocabulary.alpha: must be <= 1"),
     ]:
         path = tmp_path / "c.yaml"
         path.write_text(yaml.safe_dump(_set(data, key, value)))
         with pytest.raises(ConfigError, match=match):
             load_training_config(path)
+
+
+def test_a_bad_alpha_under_its_old_name_is_named_at_load_time(tmp_path: Path) -> None:
+    """The issue's example: ``tokenizer.alpha`` (the old name) in a parallel config once loaded without
+    complaint and failed later in tokenization/sampling.py; now it is read as vocabulary.alpha and refused."""
+    path = tmp_path / "old.yaml"
+    path.write_text("tokenizer:\n  alpha: 1.5\n")
+    with pytest.raises(ConfigError, match=r"old.yaml.vocabulary.alpha: must be <= 1, got 1.5"):
+        load_training_config(path)

@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from lingualite.config_loading import DATA_DIR_ENV, with_data_dir
-from lingualite.distill.config import load_distill_config
-from lingualite.monolingual.config import load_monolingual_config
-from lingualite.training.config import TrainingConfig, load_training_config
-from lingualite.training.dataset import expand_files
+from lingualite.config import (
+    TrainingConfig,
+    load_distill_config,
+    load_monolingual_config,
+    load_training_config,
+)
+from lingualite.config.loading import DATA_DIR_ENV, with_data_dir
+from lingualite.data.pairs import expand_files
 
 LOADERS = [
     (load_training_config, "quickstart"),

@@ -15,11 +15,10 @@ from lingualite.io_utils import (
     atomic_dir,
     atomic_file,
     clean_leftovers,
-    kept_log_lines,
     run_lock,
     write_json,
 )
-from lingualite.run_folder import changed_config_keys, open_run
+from lingualite.run_folder import RunFolder, changed_config_keys, open_run
 
 
 def test_a_file_output_never_replaces_a_directory(tmp_path: Path) -> None:
@@ -165,9 +164,12 @@ def test_a_run_never_takes_over_a_folder_it_did_not_create(tmp_path: Path) -> No
 
 
 def test_a_torn_last_log_line_is_dropped_on_resume(tmp_path: Path) -> None:
-    log = tmp_path / "metrics.jsonl"
-    log.write_text('{"step": 2, "loss": 1.0}\n{"step": 4, "loss": 0.5}\n{"step": 6, "lo')
-    assert kept_log_lines(log, 4) == ['{"step": 2, "loss": 1.0}', '{"step": 4, "loss": 0.5}']
+    (tmp_path / "metrics.jsonl").write_text(
+        '{"step": 2, "loss": 1.0}\n{"step": 4, "loss": 0.5}\n{"step": 6, "lo'
+    )
+    run = RunFolder(tmp_path)
+    run.truncate_metrics(4)
+    assert (tmp_path / "metrics.jsonl").read_text() == '{"step": 2, "loss": 1.0}\n{"step": 4, "loss": 0.5}\n'
 
 
 def test_changed_config_keys_are_dotted() -> None:

@@ -6,10 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from lingualite.distill.config import load_distill_config
-from lingualite.monolingual.config import load_monolingual_config
+from lingualite.config import load_distill_config, load_monolingual_config, load_training_config
 from lingualite.smoke import SMOKE_CAPS, smoke_banner, smoke_config
-from lingualite.training.config import load_training_config
 
 
 @pytest.mark.parametrize(
@@ -24,7 +22,7 @@ from lingualite.training.config import load_training_config
 def test_every_shipped_config_gets_its_caps(loader, name: str) -> None:
     cfg = loader(name)
     capped, changes = smoke_config(cfg)
-    caps = SMOKE_CAPS[type(cfg).__name__]
+    caps = SMOKE_CAPS[cfg.mode]
     for dotted, cap in caps.items():
         section, key = dotted.split(".")
         before, after = getattr(getattr(cfg, section), key), getattr(getattr(capped, section), key)
@@ -45,20 +43,17 @@ def test_epochs_give_way_to_the_step_cap() -> None:
     cfg = load_distill_config("distill")
     cfg.optim.epochs, cfg.optim.max_steps = 5.0, None
     capped, changes = smoke_config(cfg)
-    assert (
-        capped.optim.epochs is None
-        and capped.optim.max_steps == SMOKE_CAPS["DistillConfig"]["optim.max_steps"]
-    )
+    assert capped.optim.epochs is None and capped.optim.max_steps == SMOKE_CAPS["distill"]["optim.max_steps"]
     assert any("epochs" in c for c in changes)
 
 
 def test_smoke_training_writes_a_marked_card(tiny_parallel_config, tmp_path: Path) -> None:
-    from lingualite.training.trainer import train
+    from lingualite.parallel.train import train_parallel as train
 
     cfg = tiny_parallel_config(valid=False, max_steps=400, log_every=50)
     result = train(cfg, tmp_path / "run", progress=False, smoke=True)
-    assert result.steps == SMOKE_CAPS["TrainingConfig"]["optim.max_steps"]  # 400 capped to 150
+    assert result.steps == SMOKE_CAPS["parallel"]["optim.max_steps"]  # 400 capped to 150
     card = (tmp_path / "run" / "README.md").read_text()
     assert "**Smoke run**" in card and "optim.max_steps 400 -> 150" in card
-    saved = (tmp_path / "run" / "training_config.yaml").read_text()
+    saved = (tmp_path / "run" / "config.yaml").read_text()
     assert "max_steps: 150" in saved  # the capped config is the run's config: a full resume is refused

@@ -2,7 +2,9 @@
 
 The Python API mirrors the CLI (each command is a thin shell over one of these)::
 
-    from lingualite import fetch_corpora, prepare_corpus, load_training_config, train, evaluate_xsr
+    from lingualite import fetch_corpora, prepare_corpus, load_config, train, evaluate_xsr
+
+    result = train(load_config("quickstart"), "runs/qs")  # any recipe: the config's mode chooses
 
 Names are imported lazily so that ``import lingualite`` (and ``lingualite --help``) stays fast.
 """
@@ -13,7 +15,7 @@ import importlib
 import os
 import sys
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # Quiet by default, like the CLI: no per-file progress bars or load reports from transformers / the hub
 # (lingualite shows its own progress). Set these variables yourself to see them.
@@ -27,14 +29,27 @@ _API = {
     "prepare_corpus": "lingualite.data.prepare",
     "CleaningConfig": "lingualite.data.cleaning",
     "SplitConfig": "lingualite.data.split",
-    "open_parallel": "lingualite.data.readers",
+    "open_parallel": "lingualite.data.inputs",
     "train_tokenizer": "lingualite.tokenization",
-    "load_training_config": "lingualite.training.config",
-    "TrainingConfig": "lingualite.training.config",
-    "train": "lingualite.training.trainer",
+    "load_config": "lingualite.config",
+    "load_training_config": "lingualite.config",
+    "load_distill_config": "lingualite.config",
+    "load_monolingual_config": "lingualite.config",
+    "ParallelConfig": "lingualite.config",
+    "TrainingConfig": "lingualite.config",
+    "DistillConfig": "lingualite.config",
+    "MonolingualConfig": "lingualite.config",
+    "train": "lingualite.recipes",
+    "train_parallel": "lingualite.parallel.train",
+    "train_distill": "lingualite.distill.train",
+    "distill": "lingualite.distill.train",
+    "train_monolingual": "lingualite.monolingual.train",
+    "RunOptions": "lingualite.training.run",
+    "RunResult": "lingualite.training.run",
+    "RunFolder": "lingualite.run_folder",
     "evaluate_xsr": "lingualite.evaluation.xsr",
-    "load_xsr_pairs": "lingualite.evaluation.xsr",
-    "load_encoder": "lingualite.evaluation.encoders",
+    "load_xsr_pairs": "lingualite.data.pairs",
+    "load_encoder": "lingualite.encoders",
     "fetch_eval_sets": "lingualite.data.evalsets",
     "evaluate_classification": "lingualite.evaluation.classification",
     "evaluate_pair_classification": "lingualite.evaluation.pair_classification",
@@ -43,15 +58,84 @@ _API = {
     "measure_efficiency": "lingualite.evaluation.efficiency",
     "run_report": "lingualite.evaluation.report",
     "ReportSettings": "lingualite.evaluation.report",
-    "load_distill_config": "lingualite.distill",
-    "distill": "lingualite.distill",
-    "load_monolingual_config": "lingualite.monolingual",
-    "train_monolingual": "lingualite.monolingual",
-    "mine_pseudo_pairs": "lingualite.mining",
+    "mine_pseudo_pairs": "lingualite.mining.pseudo_pairs",
     "run_quickstart": "lingualite.quickstart",
 }
 
-__all__ = [*_API, "__version__"]
+__all__ = [
+    "CleaningConfig",
+    "DistillConfig",
+    "MonolingualConfig",
+    "ParallelConfig",
+    "ReportSettings",
+    "RunFolder",
+    "RunOptions",
+    "RunResult",
+    "SplitConfig",
+    "TrainingConfig",
+    "__version__",
+    "distill",
+    "evaluate_classification",
+    "evaluate_ir",
+    "evaluate_pair_classification",
+    "evaluate_sts",
+    "evaluate_xsr",
+    "fetch_corpora",
+    "fetch_eval_sets",
+    "load_config",
+    "load_distill_config",
+    "load_encoder",
+    "load_monolingual_config",
+    "load_training_config",
+    "load_xsr_pairs",
+    "measure_efficiency",
+    "mine_pseudo_pairs",
+    "open_parallel",
+    "prepare_corpus",
+    "run_quickstart",
+    "run_report",
+    "train",
+    "train_distill",
+    "train_monolingual",
+    "train_parallel",
+    "train_tokenizer",
+]
+
+if TYPE_CHECKING:  # what the lazy names are, for type checkers and IDEs (nothing is imported at run time)
+    from lingualite.config import (
+        DistillConfig,
+        MonolingualConfig,
+        ParallelConfig,
+        TrainingConfig,
+        load_config,
+        load_distill_config,
+        load_monolingual_config,
+        load_training_config,
+    )
+    from lingualite.data.cleaning import CleaningConfig
+    from lingualite.data.evalsets import fetch_eval_sets
+    from lingualite.data.inputs import open_parallel
+    from lingualite.data.pairs import load_xsr_pairs
+    from lingualite.data.prepare import prepare_corpus
+    from lingualite.data.sources import fetch_corpora
+    from lingualite.data.split import SplitConfig
+    from lingualite.distill.train import distill, train_distill
+    from lingualite.encoders import load_encoder
+    from lingualite.evaluation.classification import evaluate_classification
+    from lingualite.evaluation.efficiency import measure_efficiency
+    from lingualite.evaluation.ir import evaluate_ir
+    from lingualite.evaluation.pair_classification import evaluate_pair_classification
+    from lingualite.evaluation.report import ReportSettings, run_report
+    from lingualite.evaluation.sts import evaluate_sts
+    from lingualite.evaluation.xsr import evaluate_xsr
+    from lingualite.mining.pseudo_pairs import mine_pseudo_pairs
+    from lingualite.monolingual.train import train_monolingual
+    from lingualite.parallel.train import train_parallel
+    from lingualite.quickstart import run_quickstart
+    from lingualite.recipes import train
+    from lingualite.run_folder import RunFolder
+    from lingualite.tokenization import train_tokenizer
+    from lingualite.training.run import RunOptions, RunResult
 
 
 def __getattr__(name: str) -> Any:

@@ -1,4 +1,4 @@
-"""Output safety shared by every command: atomic files and folders, run locks, and cleanup of leftovers.
+"""Output safety shared by every command: atomic files and folders, run locks, leftover cleanup, checksums.
 
 The rule (README "Guarantees"): a command replaces only what it owns. A file output never replaces a
 directory and never one of the command's inputs; a folder output is staged *beside* its target (same file
@@ -14,6 +14,7 @@ import ctypes
 import ctypes.util
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -31,10 +32,11 @@ __all__ = [
     "atomic_path",
     "check_not_input",
     "clean_leftovers",
+    "is_staging_name",
     "exchange_paths",
+    "file_sha256",
     "fsync_dir",
     "fsync_tree",
-    "kept_log_lines",
     "run_lock",
     "write_json",
     "write_text",
@@ -221,6 +223,11 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def is_staging_name(name: str) -> bool:
+    """A name this module gives files and folders while it writes them (``.x.tmp-PID-HEX`` and the like)."""
+    return _LEFTOVER.match(name) is not None
+
+
 def clean_leftovers(folder: str | Path, recursive_into: Iterable[str] = ()) -> list[Path]:
     """Remove staging entries of writers that are gone from ``folder`` (and its sub-folders named in
     ``recursive_into``, e.g. ``checkpoints``); returns what was removed. Entries of live pids are kept."""
@@ -279,19 +286,13 @@ def write_text(path: str | Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
-def kept_log_lines(path: Path, last_step: int) -> list[str]:
-    """Lines of a ``metrics.jsonl`` for steps up to ``last_step`` (the checkpoint a resume continues from).
-
-    A line torn by a kill during its append (not valid JSON) is dropped, not fatal."""
-    kept = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            step = json.loads(line)["step"]
-        except (ValueError, KeyError, TypeError):
-            continue
-        if isinstance(step, int) and step <= last_step:
-            kept.append(line)
-    return kept
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file's bytes, read in 1 MiB blocks (exported weights record theirs)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def write_json(path: str | Path, obj: Any) -> None:

@@ -12,19 +12,20 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from lingualite.config_loading import default_data_dir
+from lingualite.config import load_training_config
+from lingualite.config.loading import default_data_dir
+from lingualite.data.pairs import load_xsr_pairs, subsample, unique_sides
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.readers import read_tsv
 from lingualite.data.sources import fetch_corpora
 from lingualite.data.split import SplitConfig
+from lingualite.encoders import SentenceTransformerEncoder, TfidfEncoder
 from lingualite.errors import LinguaLiteError
-from lingualite.evaluation.encoders import SentenceTransformerEncoder, TfidfEncoder
-from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs, subsample, unique_sides
+from lingualite.evaluation.xsr import evaluate_xsr
 from lingualite.io_utils import write_json, write_text
+from lingualite.parallel.train import train_parallel
+from lingualite.run_folder import RunFolder
 from lingualite.smoke import smoke_banner, smoke_config
-from lingualite.training.checkpoint import list_checkpoints
-from lingualite.training.config import load_training_config
-from lingualite.training.trainer import train
 
 DEFAULT_LANGS = ("fr", "de", "es", "it")
 QUICKSTART_SPLIT = SplitConfig(valid_fraction=0.03, test_fraction=0.05, max_valid_pairs=2000, seed=0)
@@ -100,9 +101,11 @@ def run_quickstart(
     cfg.data.valid_files = [str(p / "valid.tsv") for p in prepared]
     if smoke:
         console.print(f"[yellow]{smoke_banner(smoke_config(cfg)[1])} Test pairs per pair: {max_test_pairs}.")
-    resume = resume and bool(list_checkpoints(output / "checkpoints"))
+    resume = resume and RunFolder(output).has_checkpoints()
     console.print(f"training `{config}` into {output}" + (" (resuming)" if resume else ""))
-    result = train(cfg, output, resume=resume, max_steps=max_steps, progress=console.is_terminal, smoke=smoke)
+    result = train_parallel(
+        cfg, output, resume=resume, max_steps=max_steps, progress=console.is_terminal, smoke=smoke
+    )
     model = SentenceTransformerEncoder(output)
     rows: dict[str, dict[str, float]] = {}
     by_domain = {folder: _by_domain(folder / "test.tsv") for folder in prepared}

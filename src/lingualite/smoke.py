@@ -14,24 +14,24 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
-from lingualite.config_loading import from_dict
+from lingualite.config.loading import from_dict
 
 T = TypeVar("T")
 
-# Per recipe (the config's class name): dotted key -> the most a smoke run uses.
+# Per recipe (the config's mode): dotted key -> the most a smoke run uses.
 SMOKE_CAPS: dict[str, dict[str, int | float]] = {
-    "TrainingConfig": {  # paper 000, parallel pairs
+    "parallel": {  # paper 000, parallel pairs
         "data.max_train_pairs": 20_000,
-        "data.valid_xsr_pairs": 200,
-        "tokenizer.vocab_size": 4_000,
-        "tokenizer.sample_size": 20_000,
+        "data.valid_pairs": 200,
+        "vocabulary.size": 4_000,
+        "vocabulary.sample_size": 20_000,
         "optim.max_steps": 150,
         "optim.warmup_steps": 15,
         "optim.eval_every": 150,
         "optim.save_every": 150,
         "optim.batch_size": 64,
     },
-    "DistillConfig": {  # paper 002: the teacher encodes ~3k English sentences instead of ~79k
+    "distill": {  # paper 002: the teacher encodes ~3k English sentences instead of ~79k
         "data.max_train_pairs": 4_000,
         "data.valid_pairs": 100,
         "vocabulary.size": 8_000,
@@ -41,17 +41,17 @@ SMOKE_CAPS: dict[str, dict[str, int | float]] = {
         "optim.eval_every": 200,
         "optim.save_every": 200,
     },
-    "MonolingualConfig": {  # paper 001: both stages, one short iteration
+    "monolingual": {  # paper 001: both stages, one short iteration
         "data.max_sentences_per_language": 3_000,
         "data.valid_pairs": 300,
-        "tokenizer.vocab_size": 4_000,
-        "tokenizer.sample_size": 20_000,
-        "classification.steps": 100,
+        "vocabulary.size": 4_000,
+        "vocabulary.sample_size": 20_000,
+        "classification.max_steps": 100,
         "mining.sample_size": 300,
         "mining.pool_size": 1_000,
         "mining.target_pairs": 1_000,
         "mining.iterations": 1,
-        "regression.steps": 50,
+        "regression.max_steps": 50,
     },
 }
 
@@ -60,7 +60,7 @@ def smoke_config(cfg: T) -> tuple[T, list[str]]:
     """``cfg`` with its recipe's smoke caps applied (validated again), and one line per changed value.
 
     A value already below its cap is kept; ``None`` (no limit) takes the cap."""
-    caps = SMOKE_CAPS.get(type(cfg).__name__)
+    caps = SMOKE_CAPS.get(getattr(cfg, "mode", ""))
     if caps is None:
         raise TypeError(f"no smoke caps for {type(cfg).__name__}")
     data: dict[str, Any] = dataclasses.asdict(cfg)  # type: ignore[call-overload]

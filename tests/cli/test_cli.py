@@ -71,9 +71,9 @@ def test_train_on_your_own_files_without_writing_a_yaml(
         "data": {
             "train_files": ["does/not/exist.tsv"],
             "valid_files": ["nor/this.tsv"],
-            "valid_xsr_pairs": 50,
+            "valid_pairs": 50,
         },
-        "tokenizer": {"path": str(tmp_path / "tok")},
+        "vocabulary": {"path": str(tmp_path / "tok")},
         "model": {"hidden_size": 32, "num_layers": 1, "num_heads": 2, "ffn_size": 64, "max_seq_length": 16},
         "optim": {"max_steps": 2, "batch_size": 16, "warmup_steps": 1, "eval_every": 2, "save_every": 2},
     }
@@ -85,6 +85,6 @@ def test_train_on_your_own_files_without_writing_a_yaml(
          "--valid-files", str(synthetic_corpus / "en-fr" / "valid.tsv")],
     )  # fmt: skip
     assert res.exit_code == 0, res.output
-    saved = yaml.safe_load((tmp_path / "run" / "training_config.yaml").read_text())
+    saved = yaml.safe_load((tmp_path / "run" / "config.yaml").read_text())
     assert saved["data"]["train_files"] == [str(synthetic_corpus / "en-fr" / "train.tsv")]
     assert "--train-files" in runner.invoke(app, ["distill", "--help"], env={"COLUMNS": "200"}).output

@@ -13,9 +13,8 @@ import torch
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app
-from lingualite.models.config import EncoderConfig
+from lingualite.config.encoder import EncoderConfig
 from lingualite.models.dual_encoder import DualEncoder
-from lingualite.models.export import save_sentence_transformer
 
 runner = CliRunner()
 
@@ -24,7 +23,7 @@ runner = CliRunner()
 def model(tiny_tokenizer, tmp_path_factory) -> Path:
     torch.manual_seed(0)
     enc = DualEncoder(EncoderConfig(vocab_size=len(tiny_tokenizer), hidden_size=32, num_heads=2, ffn_size=64))
-    return save_sentence_transformer(enc, tiny_tokenizer, tmp_path_factory.mktemp("m") / "model")
+    return enc.save(tiny_tokenizer, tmp_path_factory.mktemp("m") / "model")
 
 
 def _encode(model: Path | str, src: Path, out: Path, *extra: str):

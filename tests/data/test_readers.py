@@ -10,7 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lingualite.data.readers import ParallelPair, ReadStats, open_parallel, read_moses, read_tmx, read_tsv
+from lingualite.data.inputs import open_parallel
+from lingualite.data.readers import ParallelPair, ReadStats, read_moses, read_tsv
+from lingualite.data.tmx import read_tmx
 from lingualite.errors import BadInputError
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import torch
 
-from lingualite.distill.config import DistillConfig, distill_config_from_dict
+from lingualite.config import DistillConfig, config_from_dict
 
 
 @pytest.fixture(autouse=True)
@@ -24,9 +24,8 @@ def one_thread():
 @pytest.fixture(scope="session")
 def tiny_teacher(tiny_tokenizer, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 1-layer, 32-dimensional encoder saved as a sentence-transformers folder."""
-    from lingualite.models.config import EncoderConfig
+    from lingualite.config.encoder import EncoderConfig
     from lingualite.models.dual_encoder import DualEncoder
-    from lingualite.models.export import save_sentence_transformer
 
     torch.manual_seed(0)
     model = DualEncoder(
@@ -39,7 +38,7 @@ def tiny_teacher(tiny_tokenizer, tmp_path_factory: pytest.TempPathFactory) -> Pa
             dropout=0.0,
         )
     )
-    return save_sentence_transformer(model, tiny_tokenizer, tmp_path_factory.mktemp("teacher") / "teacher")
+    return model.save(tiny_tokenizer, tmp_path_factory.mktemp("teacher") / "teacher")
 
 
 def _merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
@@ -62,11 +61,17 @@ def tiny_distill_config(synthetic_corpus: Path, tiny_teacher: Path, tmp_path: Pa
                 "train_files": [str(synthetic_corpus / "en-fr" / "train.tsv")],
                 "valid_files": [str(synthetic_corpus / "en-fr" / "valid.tsv")],
                 "max_train_pairs": None,
-                "max_seq_length": 16,
                 "valid_pairs": 100,
             },
             "vocabulary": {"size": 200, "sample_size": 2000},
-            "student": {"num_layers": 1, "hidden_size": 16, "num_heads": 2, "ffn_size": 32, "dropout": 0.0},
+            "student": {
+                "num_layers": 1,
+                "hidden_size": 16,
+                "num_heads": 2,
+                "ffn_size": 32,
+                "dropout": 0.0,
+                "max_seq_length": 16,
+            },
             "pca": {"dim": 8, "fit_sentences": 500},
             "optim": {
                 "lr": 3e-3,
@@ -78,6 +83,6 @@ def tiny_distill_config(synthetic_corpus: Path, tiny_teacher: Path, tmp_path: Pa
                 "log_every": 2,
             },
         }
-        return distill_config_from_dict(_merge(base, overrides), "test")
+        return config_from_dict(_merge(base, overrides), "test", mode="distill")
 
     return make

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from lingualite.config_loading import with_data_dir
-from lingualite.distill.config import DistillConfig, distill_config_from_dict, load_distill_config
+from lingualite.config import DistillConfig, config_from_dict, load_distill_config
+from lingualite.config.loading import with_data_dir
 from lingualite.errors import ConfigError
 
 
@@ -36,19 +36,21 @@ def test_shipped_config_is_paper_002_shaped() -> None:
         ({"student": {"hidden_size": 100, "num_heads": 3}}, "multiple of student.num_heads"),
         ({"student": {"num_layers": 0}}, "student.num_layers"),
         ({"pca": {"dim": 0}}, "pca.dim"),
-        ({"data": {"max_seq_length": 4}}, "data.max_seq_length"),
+        ({"student": {"max_seq_length": 4}}, "student.max_seq_length"),
+        ({"data": {"max_seq_length": 4}}, "student.max_seq_length"),  # its old place, read as the new
         ({"teacher": {"max_seq_length": 2}}, "teacher.max_seq_length"),
         ({"optim": {"eval_every": 0}}, "optim.eval_every"),
     ],
 )
 def test_bad_values_name_their_key(data: dict, key: str) -> None:
     with pytest.raises(ConfigError, match=key):
-        distill_config_from_dict(data, "test")
+        config_from_dict(data, "test", mode="distill")
 
 
 def test_epochs_decide_the_steps_when_set() -> None:
-    cfg = distill_config_from_dict({"optim": {"epochs": 2.5, "batch_size": 10}}, "test")
-    from lingualite.distill.train import _total_steps
+    cfg = config_from_dict({"optim": {"epochs": 2.5, "batch_size": 10}}, "test", mode="distill")
+    from lingualite.training.run import RunOptions, apply_call_options, planned_steps
 
-    assert _total_steps(cfg, 1000, None) == 250
-    assert _total_steps(cfg, 1000, 7) == 7  # --max-steps overrides both
+    assert planned_steps(cfg.optim, 1000) == 250
+    capped, _ = apply_call_options(cfg, RunOptions(max_steps=7))
+    assert planned_steps(capped.optim, 1000) == 7  # --max-steps overrides both

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from lingualite.distill.student import StudentEncoder, encode_with_student, save_student
-from lingualite.models.config import EncoderConfig
+from lingualite.config.encoder import EncoderConfig
+from lingualite.distill.student import StudentEncoder
 
 SENTENCES = [
     "the big cat runs quickly",
@@ -31,8 +31,8 @@ def test_saved_student_loads_in_sentence_transformers_with_same_vectors(
     )
     student = StudentEncoder(cfg, output_dim)
     assert (student.projection is None) == (output_dim == 16)
-    ours = encode_with_student(student, tiny_tokenizer, SENTENCES)
-    folder = save_student(student, tiny_tokenizer, tmp_path / "student")
+    ours = student.encode_texts(tiny_tokenizer, SENTENCES)
+    folder = student.save(tiny_tokenizer, tmp_path / "student")
 
     assert (folder / "modules.json").exists() and (folder / "model.safetensors").exists()
     assert not [p for p in folder.rglob("*") if p.suffix in (".bin", ".pt", ".pkl", ".pth")]
@@ -49,5 +49,5 @@ def test_output_scale_matches_the_teacher_at_start(tiny_tokenizer) -> None:
     for output_dim in (16, 8):
         student = StudentEncoder(cfg, output_dim)
         student.match_output_scale(0.05)
-        rms = float(np.sqrt((encode_with_student(student, tiny_tokenizer, SENTENCES * 5) ** 2).mean()))
+        rms = float(np.sqrt((student.encode_texts(tiny_tokenizer, SENTENCES * 5) ** 2).mean()))
         assert 0.01 < rms < 0.1, (output_dim, rms)

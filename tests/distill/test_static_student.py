@@ -9,7 +9,7 @@ import numpy as np
 import yaml
 
 from lingualite.distill.train import distill
-from lingualite.evaluation.encoders import load_encoder
+from lingualite.encoders.loading import load_encoder
 
 
 def test_static_student_learns_and_exports_a_static_embedding_folder(
@@ -31,7 +31,7 @@ def test_static_student_learns_and_exports_a_static_embedding_folder(
     st_vectors = SentenceTransformer(str(out), device="cpu").encode(texts)
     np.testing.assert_allclose(load_encoder(f"static:{out}").encode(texts), st_vectors, atol=1e-5)
     assert st_vectors.shape == (3, 8)  # the PCA dimension: no projection layer needed
-    assert yaml.safe_load((out / "distill_config.yaml").read_text())["student"]["kind"] == "static"
+    assert yaml.safe_load((out / "config.yaml").read_text())["student"]["kind"] == "static"
     assert "kind: static" in (out / "README.md").read_text()  # the card's config
 
 

@@ -32,15 +32,14 @@ def tiny_st_model(tiny_tokenizer, tmp_path_factory: pytest.TempPathFactory) -> P
     """An untrained 32-dim lingualite encoder saved as a sentence-transformers folder."""
     import torch
 
-    from lingualite.models.config import EncoderConfig
+    from lingualite.config.encoder import EncoderConfig
     from lingualite.models.dual_encoder import DualEncoder
-    from lingualite.models.export import save_sentence_transformer
 
     torch.manual_seed(0)
     model = DualEncoder(
         EncoderConfig(vocab_size=len(tiny_tokenizer), hidden_size=32, num_heads=2, ffn_size=64)
     )
-    return save_sentence_transformer(model, tiny_tokenizer, tmp_path_factory.mktemp("st") / "tiny")
+    return model.save(tiny_tokenizer, tmp_path_factory.mktemp("st") / "tiny")
 
 
 @pytest.fixture(scope="session")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lingualite.encoders.tfidf import TfidfEncoder
 from lingualite.errors import ConfigError
 from lingualite.evaluation.classification import evaluate_classification
-from lingualite.evaluation.encoders import TfidfEncoder
 
 
 def _clustered(fake_encoder, n_train: int = 200, n_test: int = 20, noise: float = 0.01, seed: int = 0):

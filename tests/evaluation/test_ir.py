@@ -9,8 +9,9 @@ import random
 import numpy as np
 import pytest
 
+from lingualite.encoders.folder import SentenceTransformerEncoder
+from lingualite.encoders.tfidf import TfidfEncoder
 from lingualite.evaluation import ir
-from lingualite.evaluation.encoders import SentenceTransformerEncoder, TfidfEncoder
 from lingualite.evaluation.ir import IR_METRICS, evaluate_ir, ranking_metrics
 
 L2, L3 = 1 / math.log2(3), 1 / math.log2(4)  # DCG discounts of ranks 2 and 3

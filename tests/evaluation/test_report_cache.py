@@ -10,11 +10,10 @@ import pytest
 import torch
 from test_report import CountingEncoder
 
+from lingualite.config.encoder import EncoderConfig
 from lingualite.errors import LinguaLiteError
 from lingualite.evaluation.report import CachedEncoder, ReportSettings, display_names, run_report
-from lingualite.models.config import EncoderConfig
 from lingualite.models.dual_encoder import DualEncoder
-from lingualite.models.export import save_sentence_transformer
 
 
 def test_a_swapped_or_damaged_cache_file_is_recomputed_not_used(tmp_path: Path) -> None:
@@ -40,7 +39,7 @@ def _model(tiny_tokenizer, folder: Path, seed: int) -> Path:
     model = DualEncoder(
         EncoderConfig(vocab_size=len(tiny_tokenizer), hidden_size=32, num_heads=2, ffn_size=64)
     )
-    return save_sentence_transformer(model, tiny_tokenizer, folder)
+    return model.save(tiny_tokenizer, folder)
 
 
 @pytest.fixture()

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from lingualite.evaluation.retrieval import (
+from lingualite.retrieval import (
     csls_scores,
     gold_ranks,
     knn_mean_cosine,
@@ -105,7 +105,7 @@ def test_knn_mean_cosine_by_hand() -> None:
 def test_too_few_candidates_are_not_reported_as_perfect() -> None:
     import pytest as _pytest
 
-    from lingualite.evaluation.retrieval import xsr_from_similarity
+    from lingualite.retrieval import xsr_from_similarity
 
     with _pytest.raises(ValueError, match="at least 2 pairs"):
         xsr_from_similarity(np.ones((1, 1)))

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from lingualite.evaluation.encoders import SentenceTransformerEncoder, TfidfEncoder
+from lingualite.encoders.folder import SentenceTransformerEncoder
+from lingualite.encoders.tfidf import TfidfEncoder
 from lingualite.evaluation.sts import evaluate_sts
 
 # Pairs with cosines 1 (a scaled copy), 0, 0.6 and -1.

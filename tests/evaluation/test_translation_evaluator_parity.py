@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lingualite.evaluation.encoders import SentenceTransformerEncoder
-from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs
-from lingualite.models.config import EncoderConfig
+from lingualite.config.encoder import EncoderConfig
+from lingualite.data.pairs import load_xsr_pairs
+from lingualite.encoders.folder import SentenceTransformerEncoder
+from lingualite.evaluation.xsr import evaluate_xsr
 from lingualite.models.dual_encoder import DualEncoder
-from lingualite.models.export import save_sentence_transformer
 
 
 def test_p_at_1_equals_translation_evaluator(tiny_tokenizer, synthetic_corpus, tmp_path) -> None:
@@ -19,7 +19,7 @@ def test_p_at_1_equals_translation_evaluator(tiny_tokenizer, synthetic_corpus, t
     model = DualEncoder(
         EncoderConfig(vocab_size=len(tiny_tokenizer), hidden_size=32, num_heads=2, ffn_size=64)
     )
-    folder = save_sentence_transformer(model, tiny_tokenizer, tmp_path / "m")
+    folder = model.save(tiny_tokenizer, tmp_path / "m")
     src, tgt = load_xsr_pairs(synthetic_corpus / "en-fr" / "valid.tsv")
     ours = evaluate_xsr(SentenceTransformerEncoder(folder), src, tgt)
     evaluator = TranslationEvaluator(src, tgt, write_csv=False)

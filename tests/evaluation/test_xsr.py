@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lingualite.encoders.tfidf import TfidfEncoder
 from lingualite.errors import BadInputError
-from lingualite.evaluation.encoders import TfidfEncoder
 from lingualite.evaluation.xsr import evaluate_xsr, load_distractors
 
 

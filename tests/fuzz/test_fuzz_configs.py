@@ -11,10 +11,9 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lingualite.distill.config import load_distill_config
+from lingualite.config import config_mode, load_distill_config, load_monolingual_config, load_training_config
+from lingualite.config.loading import BUILTIN_CONFIGS
 from lingualite.errors import LinguaLiteError
-from lingualite.monolingual.config import config_mode, load_monolingual_config
-from lingualite.training.config import BUILTIN_CONFIGS, load_training_config
 
 SHIPPED = {p.stem: yaml.safe_load(p.read_text()) for p in sorted(BUILTIN_CONFIGS.glob("*.yaml"))}
 LOADERS = {"distill": load_distill_config, "monolingual": load_monolingual_config}

@@ -13,8 +13,8 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lingualite.encoders.folder import SentenceTransformerEncoder
 from lingualite.errors import LinguaLiteError
-from lingualite.evaluation.encoders import SentenceTransformerEncoder
 
 SENTENCES = ["the big cat runs", "le petit chien dort", "日本語"]
 # Files whose loss or damage cannot change the vectors (documentation, training leftovers).
@@ -23,16 +23,15 @@ HARMLESS = {"README.md"}
 
 @cache
 def _pristine() -> tuple[Path, np.ndarray, tuple[str, ...]]:
-    from lingualite.models.config import EncoderConfig
+    from lingualite.config.encoder import EncoderConfig
     from lingualite.models.dual_encoder import DualEncoder
-    from lingualite.models.export import save_sentence_transformer
     from lingualite.tokenization import train_tokenizer
 
     texts = {"en": ["the big cat runs", "a small dog"] * 20, "fr": ["le petit chien dort", "un chat"] * 20}
     tokenizer = train_tokenizer(texts, vocab_size=60, sample_size=200)
     torch.manual_seed(0)
     model = DualEncoder(EncoderConfig(vocab_size=len(tokenizer), hidden_size=32, num_heads=2, ffn_size=64))
-    folder = save_sentence_transformer(model, tokenizer, Path(tempfile.mkdtemp(prefix="fuzz-model-")) / "m")
+    folder = model.save(tokenizer, Path(tempfile.mkdtemp(prefix="fuzz-model-")) / "m")
     vectors = SentenceTransformerEncoder(folder, threads=1).encode(SENTENCES)
     files = tuple(sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()))
     return folder, vectors, files

@@ -7,8 +7,8 @@ import math
 import pytest
 import torch
 
-from lingualite.data.batching import PairBatch
 from lingualite.losses import MLMLoss, MLMXTRLoss, SMLMLoss, UGTLoss, XTRLoss
+from lingualite.models.batch import PairBatch
 from lingualite.models.dual_encoder import EncoderOutput
 
 LOGITS = [[1.0, 2.0, 3.0, 4.0], [4.0, 3.0, 2.0, 1.0], [0.0, 0.0, 1.0, 0.0]]

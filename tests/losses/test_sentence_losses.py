@@ -7,8 +7,8 @@ import math
 import pytest
 import torch
 
-from lingualite.data.batching import PairBatch
 from lingualite.losses import CombinedLoss, ObjectiveConfig, SentenceAlignmentLoss, SentenceSimilarityLoss
+from lingualite.models.batch import PairBatch
 from lingualite.models.dual_encoder import EncoderOutput
 
 U = [[1.0, 0.0], [0.0, 1.0]]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lingualite.evaluation.retrieval import csls_scores
 from lingualite.mining import mine_block, mine_pseudo_pairs, mining_precision
+from lingualite.retrieval import csls_scores
 
 
 def test_csls_matches_a_hand_computed_matrix() -> None:

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from lingualite.models.config import EncoderConfig
-from lingualite.models.context_encoder import ContextEncoder, mean_max_pool, save_context_encoder
+from lingualite.config.encoder import EncoderConfig
+from lingualite.models.context_encoder import ContextEncoder, mean_max_pool
 from lingualite.models.encoding import encode_batched
 
 
@@ -32,7 +32,7 @@ def test_export_matches_the_model(tmp_path: Path, pooling: str, tiny_tokenizer) 
     cfg = EncoderConfig(len(tiny_tokenizer), 32, 1, 2, 64, 0.0, 32)
     model = ContextEncoder(cfg, pooling, pad_token_id=tiny_tokenizer.pad_token_id)
     assert model.output_dim == (64 if pooling == "mean_max" else 32)
-    save_context_encoder(model, tiny_tokenizer, tmp_path / "m")
+    model.save(tiny_tokenizer, tmp_path / "m")
     assert not list((tmp_path / "m").rglob("*.bin")) and list((tmp_path / "m").rglob("*.safetensors"))
     texts = ["the cat runs", "le chien mange vite", "a big red car sees the small house"]
     ours = encode_batched(model, model, tiny_tokenizer, texts, model.output_dim, 32)

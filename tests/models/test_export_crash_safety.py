@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 import torch
 
-from lingualite.models.config import EncoderConfig
+from lingualite.config.encoder import EncoderConfig
 from lingualite.models.dual_encoder import DualEncoder
-from lingualite.models.export import EXPORT_JOURNAL, export_into, reading_model, save_sentence_transformer
+from lingualite.models.export import EXPORT_JOURNAL, export_into, reading_model
 from lingualite.run_folder import open_run
 
 SENTENCES = ["the big cat runs", "le petit chien dort", "a red car"]
@@ -38,10 +38,10 @@ def two_models(tiny_tokenizer, tmp_path: Path):
     a, b = _model(tiny_tokenizer, 0), _model(tiny_tokenizer, 1)
     ref = {}
     for name, m in (("a", a), ("b", b)):
-        ref[name] = _load_vectors(save_sentence_transformer(m, tiny_tokenizer, tmp_path / f"ref-{name}"))
+        ref[name] = _load_vectors(m.save(tiny_tokenizer, tmp_path / f"ref-{name}"))
     run = tmp_path / "run"
     with open_run(run, "train"):
-        export_into(run, lambda f: save_sentence_transformer(a, tiny_tokenizer, f))
+        export_into(run, lambda f: a.save(tiny_tokenizer, f))
     return run, a, b, ref
 
 
@@ -60,7 +60,7 @@ def test_a_kill_while_moving_files_in_is_rolled_forward(two_models, tiny_tokeniz
 
     monkeypatch.setattr(export.os, "replace", dying_replace)
     with pytest.raises(KeyboardInterrupt):
-        export_into(run, lambda f: save_sentence_transformer(b, tiny_tokenizer, f))
+        export_into(run, lambda f: b.save(tiny_tokenizer, f))
     monkeypatch.setattr(export.os, "replace", real_replace)
     assert (run / EXPORT_JOURNAL).exists()
     np.testing.assert_allclose(_load_vectors(run), ref["b"], atol=1e-5)  # the loader finishes the export
@@ -72,7 +72,7 @@ def test_a_kill_before_the_files_are_complete_keeps_the_old_model(two_models, ti
     run, _, b, ref = two_models
 
     def dying_write(folder: Path) -> None:
-        save_sentence_transformer(b, tiny_tokenizer, folder)
+        b.save(tiny_tokenizer, folder)
         (folder / "model.safetensors").write_bytes(b"torn")
         raise KeyboardInterrupt("kill -9")
 
@@ -92,7 +92,7 @@ def _export_loop(run: str, seeds: list[int], vocab: str, stop) -> None:  # pragm
     i = 0
     while not stop.is_set():
         m = models[i % 2]
-        export_into(Path(run), lambda f, m=m: save_sentence_transformer(m, tokenizer, f))
+        export_into(Path(run), lambda f, m=m: m.save(tokenizer, f))
         i += 1
 
 

@@ -7,10 +7,8 @@ import json
 import numpy as np
 import torch
 
-from lingualite.models.config import EncoderConfig
+from lingualite.config.encoder import EncoderConfig
 from lingualite.models.dual_encoder import DualEncoder
-from lingualite.models.encoding import encode_texts
-from lingualite.models.export import save_sentence_transformer
 
 SENTENCES = [
     "the big cat runs quickly",
@@ -28,8 +26,8 @@ def test_sentence_transformers_and_transformers_load_the_same_vectors(tiny_token
     model = DualEncoder(
         EncoderConfig(vocab_size=len(tiny_tokenizer), hidden_size=32, num_heads=2, ffn_size=64)
     )
-    ours = encode_texts(model, tiny_tokenizer, SENTENCES)
-    folder = save_sentence_transformer(model, tiny_tokenizer, tmp_path / "model")
+    ours = model.encode_texts(tiny_tokenizer, SENTENCES)
+    folder = model.save(tiny_tokenizer, tmp_path / "model")
 
     assert (folder / "model.safetensors").exists()
     assert not list(folder.rglob("*.bin")) and not list(folder.rglob("*.pt"))
@@ -55,7 +53,7 @@ def test_encode_cli_writes_the_same_float32_vectors(tiny_tokenizer, tmp_path) ->
     model = DualEncoder(
         EncoderConfig(vocab_size=len(tiny_tokenizer), hidden_size=32, num_heads=2, ffn_size=64)
     )
-    folder = save_sentence_transformer(model, tiny_tokenizer, tmp_path / "model")
+    folder = model.save(tiny_tokenizer, tmp_path / "model")
     text = tmp_path / "in.txt"
     text.write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
     result = CliRunner().invoke(
@@ -64,4 +62,4 @@ def test_encode_cli_writes_the_same_float32_vectors(tiny_tokenizer, tmp_path) ->
     assert result.exit_code == 0, result.output
     vectors = np.load(tmp_path / "v.npy")
     assert vectors.dtype == np.float32 and vectors.shape == (4, 32)
-    np.testing.assert_allclose(vectors, encode_texts(model, tiny_tokenizer, SENTENCES), atol=1e-5)
+    np.testing.assert_allclose(vectors, model.encode_texts(tiny_tokenizer, SENTENCES), atol=1e-5)

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 import torch
 
+from lingualite.config.encoder import EncoderConfig
+from lingualite.encoders.folder import SentenceTransformerEncoder
+from lingualite.encoders.loading import load_encoder
 from lingualite.errors import LinguaLiteError
-from lingualite.evaluation.encoders import SentenceTransformerEncoder, load_encoder
-from lingualite.models.config import EncoderConfig
 from lingualite.models.dual_encoder import DualEncoder
-from lingualite.models.export import save_sentence_transformer
 from lingualite.models.loading import check_model_folder, unknown_token_share
 
 SENTENCES = ["the big cat runs", "le petit chien dort", "a red car"]
@@ -26,7 +26,7 @@ def pristine(tiny_tokenizer, tmp_path_factory) -> Path:
     model = DualEncoder(
         EncoderConfig(vocab_size=len(tiny_tokenizer), hidden_size=32, num_heads=2, ffn_size=64)
     )
-    return save_sentence_transformer(model, tiny_tokenizer, tmp_path_factory.mktemp("m") / "model")
+    return model.save(tiny_tokenizer, tmp_path_factory.mktemp("m") / "model")
 
 
 @pytest.fixture()

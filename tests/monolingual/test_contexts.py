@@ -78,7 +78,7 @@ def test_pad_batch_keeps_the_final_sep() -> None:
 
 def test_regression_examples_mix_mined_self_and_random() -> None:
     from lingualite.mining.pseudo_pairs import MinedPairs
-    from lingualite.monolingual.iteration import regression_examples
+    from lingualite.monolingual.iteration import IterationData, regression_examples
 
     mined = MinedPairs(
         a=np.array([10, 11]),
@@ -92,7 +92,7 @@ def test_regression_examples_mix_mined_self_and_random() -> None:
     pool = np.arange(30, 40)
     vectors = rng.normal(size=(10, 4)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    batch = regression_examples(mined, pool, vectors, 200, 0.5, rng)
+    batch = regression_examples(IterationData(mined, pool, vectors), 200, 0.5, rng)
     score = {(10, 20): 0.9, (20, 10): 0.9, (11, 21): 0.8, (21, 11): 0.8}
     mined_rows = batch.center < 30
     assert mined_rows.sum() == 100
@@ -113,6 +113,7 @@ def test_regression_examples_mix_mined_self_and_random() -> None:
     ):
         assert t == pytest.approx(float(vectors[c - 30] @ vectors[m - 30]), abs=1e-6)
 
-    zero = regression_examples(mined, pool, vectors, 200, 0.5, np.random.default_rng(0), random_score="zero")
+    data = IterationData(mined, pool, vectors)
+    zero = regression_examples(data, 200, 0.5, np.random.default_rng(0), random_score="zero")
     random_rows = (zero.center >= 30) & (zero.center != zero.middle)
     assert random_rows.any() and np.all(zero.target[random_rows] == 0.0)

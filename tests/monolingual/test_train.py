@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app
-from lingualite.config_loading import from_dict
+from lingualite.config import MonolingualConfig, config_mode, load_monolingual_config
+from lingualite.config.loading import from_dict
 from lingualite.errors import ConfigError, LinguaLiteError
-from lingualite.monolingual.config import MonolingualConfig, config_mode, load_monolingual_config
 from lingualite.monolingual.train import train_monolingual
 
 
@@ -29,8 +31,8 @@ def tiny_config(
                 "max_sentences_per_language": None,
                 "valid_pairs": 40,
             },
-            "tokenizer": {
-                "vocab_size": 80,
+            "vocabulary": {
+                "size": 80,
                 "sample_size": 3000,
                 "path": str(tokenizer) if tokenizer else None,
             },
@@ -42,7 +44,12 @@ def tiny_config(
                 "max_seq_length": 64,
             },
             "context": {"max_sentence_tokens": 16},
-            "classification": {"steps": classification_steps, "batch_size": 16, "lr": 3e-3},
+            "classification": {
+                "max_steps": classification_steps,
+                "batch_size": 16,
+                "lr": 3e-3,
+                "save_every": 10,
+            },
             "mining": {
                 "sample_size": 20,
                 "pool_size": 60,
@@ -50,7 +57,7 @@ def tiny_config(
                 "target_pairs": 90,
                 "iterations": 2,
             },  # fmt: skip
-            "regression": {"steps": 10, "batch_size": 16},
+            "regression": {"max_steps": 10, "batch_size": 16, "save_every": 3},
         },
         "test",
     )
@@ -60,8 +67,8 @@ def tiny_config(
 def vocabulary(document_files: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One tokenizer for the runs that are compared weight by weight (Unigram training may break ties
     differently from one run to the next)."""
+    from lingualite.data.pairs import read_pairs
     from lingualite.tokenization import train_tokenizer
-    from lingualite.training.dataset import read_pairs
 
     texts = read_pairs(sorted(document_files.glob("*/train.tsv"))).texts
     folder = tmp_path_factory.mktemp("vocab")
@@ -84,8 +91,42 @@ def test_every_stage_is_logged_with_precision_and_xsr(trained: Path) -> None:
         assert {"valid_xsr_p_at_1/en-fr", "valid_xsr_p_at_1/en-de"} <= set(row)
     for row in rows[2:]:
         assert row["mined_pairs"] == 90 and set(row["mined_per_language_pair"]) <= {"en-fr", "en-de", "fr-de"}
-    summary = json.loads((trained / "monolingual_summary.json").read_text())
+    summary = json.loads((trained / "summary.json").read_text())
     assert [r["stage"] for r in summary["iterations"]] == [r["stage"] for r in rows]
+
+
+def test_the_log_has_every_recipes_clock_and_eval_efficiency_reads_it(trained: Path) -> None:
+    from lingualite.evaluation.training_time import training_time_per_10k_steps
+
+    records = [json.loads(line) for line in (trained / "metrics.jsonl").read_text().splitlines()]
+    assert records and all("elapsed_s" in r and "lr" in r for r in records)
+    timing = training_time_per_10k_steps(trained)
+    assert timing is not None and timing["source"] == "metrics.jsonl:elapsed_s"
+    assert timing["seconds_per_10k_steps"] > 0
+
+
+def test_the_export_truncates_where_validation_did(trained: Path) -> None:
+    """The model is validated (and mines) on single sentences of max_sentence_tokens + 2 tokens; the exported
+    model truncates there too, so users get the vectors that were measured."""
+    from safetensors.torch import load_model
+    from sentence_transformers import SentenceTransformer
+
+    from lingualite.config import load_monolingual_config
+    from lingualite.models.context_encoder import ContextEncoder
+    from lingualite.tokenization import load_tokenizer
+
+    cfg = load_monolingual_config(trained / "config.yaml")
+    exported = SentenceTransformer(str(trained), device="cpu")
+    assert exported.max_seq_length == cfg.context.max_sentence_tokens + 2 == 18
+    tokenizer = load_tokenizer(trained / "tokenizer")
+    shape = dataclasses.replace(cfg.model, vocab_size=len(tokenizer))
+    model = ContextEncoder(shape, cfg.model.pooling, sentence_length=cfg.context.sentence_length)
+    load_model(
+        model, str(sorted((trained / "checkpoints" / "iteration-2").iterdir())[-1] / "model.safetensors")
+    )
+    long = " ".join(["the cat runs and the dog sleeps"] * 6)  # far beyond 18 tokens
+    texts = [long, "le chat court"]
+    np.testing.assert_allclose(exported.encode(texts), model.encode_texts(tokenizer, texts), atol=1e-5)
 
 
 def test_classification_learns(trained: Path) -> None:
@@ -95,12 +136,12 @@ def test_classification_learns(trained: Path) -> None:
 
 
 def test_mined_pairs_are_distinct_and_index_the_corpus(trained: Path, document_files: Path) -> None:
+    from lingualite.data.pairs import expand_files
     from lingualite.models.context_encoder import ContextEncoder
     from lingualite.models.encoding import encode_batched
     from lingualite.monolingual.contexts import TokenizedCorpus
     from lingualite.monolingual.documents import build_monolingual_corpus
     from lingualite.tokenization import load_tokenizer
-    from lingualite.training.dataset import expand_files
 
     cfg = tiny_config(document_files)
     tokenizer = load_tokenizer(trained / "tokenizer")
@@ -119,7 +160,7 @@ def test_mined_pairs_are_distinct_and_index_the_corpus(trained: Path, document_f
 
     from safetensors.torch import load_model
 
-    from lingualite.training.checkpoint import list_checkpoints
+    from lingualite.run_folder import list_checkpoints
 
     model = ContextEncoder(dataclasses.replace(cfg.model, vocab_size=len(tokenizer)), cfg.model.pooling)
     load_model(
@@ -227,10 +268,9 @@ def test_mined_pairs_of_another_corpus_are_refused(document_files: Path, tmp_pat
 
 def test_cli_dispatches_on_mode(document_files: Path, tmp_path: Path) -> None:
     cfg = tiny_config(document_files).to_dict()
-    cfg["classification"]["steps"] = 5
+    cfg["classification"]["max_steps"] = 5
     cfg["mining"]["iterations"] = 1
     path = tmp_path / "mono.yaml"
-    import yaml
 
     path.write_text(yaml.safe_dump(cfg))
     result = CliRunner().invoke(
@@ -241,10 +281,15 @@ def test_cli_dispatches_on_mode(document_files: Path, tmp_path: Path) -> None:
     assert line["stage"] == "iteration-1" and "valid_xsr_p_at_1" in line
     # the per-language-pair figures are grouped (one table for people, one object for scripts)
     assert line["per_pair"] and all("valid_xsr_p_at_1" in row for row in line["per_pair"].values())
-    wrong = CliRunner().invoke(
-        app, ["train", "--config", str(path), "--output", str(tmp_path / "o2"), "--max-steps", "3"]
+    # the options of every recipe: --max-steps caps every stage (saved with the run's config)
+    capped = CliRunner().invoke(
+        app, ["train", "--config", str(path), "--output", str(tmp_path / "o2"), "--max-steps", "3", "--json"]
     )
-    assert wrong.exit_code == 2 and "--step-scale" in wrong.output
+    assert capped.exit_code == 0, capped.output
+    stages = [json.loads(row) for row in (tmp_path / "o2" / "stages.jsonl").read_text().splitlines()]
+    assert [row.get("steps") for row in stages[1:]] == [3, 3]
+    saved = yaml.safe_load((tmp_path / "o2" / "config.yaml").read_text())
+    assert saved["classification"]["max_steps"] == saved["regression"]["max_steps"] == 3
 
 
 def test_shipped_config_and_bad_values(tmp_path: Path) -> None:
@@ -272,7 +317,7 @@ def test_shipped_config_and_bad_values(tmp_path: Path) -> None:
 def test_alignment_extension_is_logged_and_off_by_default(document_files: Path, tmp_path: Path) -> None:
     cfg = tiny_config(document_files)
     assert load_monolingual_config("monolingual").regression.alignment_weight == 0.0  # the paper by default
-    cfg.classification.steps = 5
+    cfg.classification.max_steps = 5
     cfg.mining.iterations = 1
     cfg.regression.alignment_weight = 1.0
     train_monolingual(cfg, tmp_path / "aligned", progress=False)
@@ -286,3 +331,18 @@ def test_validation_files_must_not_be_training_files(document_files: Path, tmp_p
     cfg.data.valid_files = [str(document_files / "en-fr" / "*.tsv")]  # a glob that also matches train.tsv
     with pytest.raises(LinguaLiteError, match="also training files"):
         train_monolingual(cfg, tmp_path / "run", progress=False)
+
+
+def test_the_python_api_runs_a_monolingual_config(document_files: Path, tmp_path: Path) -> None:
+    """``lingualite.train`` runs what ``lingualite train`` runs: the config's mode chooses the recipe."""
+    import lingualite
+
+    cfg = tiny_config(document_files, classification_steps=3)
+    cfg.mining.iterations, cfg.regression.max_steps = 1, 2
+    result = lingualite.train(cfg, tmp_path / "mono", progress=False)
+    assert [row["stage"] for row in result.stages] == ["initial", "classification", "iteration-1"]
+    assert (tmp_path / "mono" / "modules.json").exists() and result.summary["recipe"] == "monolingual"
+    path = tmp_path / "mono.yaml"
+    path.write_text(yaml.safe_dump(cfg.to_dict()))
+    again = lingualite.train(path, tmp_path / "from-file", progress=False, max_steps=2)  # a file works too
+    assert [row["steps"] for row in again.stages[1:]] == [2, 2]  # --max-steps caps every stage

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import torch
 
+from lingualite.config.encoder import EncoderConfig
+from lingualite.encoders.loading import load_encoder
 from lingualite.errors import LinguaLiteError
-from lingualite.evaluation.encoders import load_encoder
-from lingualite.models.config import EncoderConfig
 from lingualite.runtime.onnx_encoder import OnnxEncoder, onnx_graph_of
 from lingualite.runtime.onnx_export import export_onnx
 
@@ -51,10 +51,9 @@ def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 @pytest.fixture(scope="module")
 def models(tiny_tokenizer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Three kinds of lingualite model: mean pooling, mean pooling + Dense, mean-max pooling."""
-    from lingualite.distill.student import StudentEncoder, save_student
-    from lingualite.models.context_encoder import ContextEncoder, save_context_encoder
+    from lingualite.distill.student import StudentEncoder
+    from lingualite.models.context_encoder import ContextEncoder
     from lingualite.models.dual_encoder import DualEncoder
-    from lingualite.models.export import save_sentence_transformer
 
     root = tmp_path_factory.mktemp("onnx-models")
     torch.manual_seed(0)
@@ -62,9 +61,9 @@ def models(tiny_tokenizer, tmp_path_factory: pytest.TempPathFactory) -> dict[str
         vocab_size=len(tiny_tokenizer), hidden_size=32, num_heads=2, ffn_size=64, max_seq_length=24
     )
     return {
-        "dual": save_sentence_transformer(DualEncoder(cfg), tiny_tokenizer, root / "dual"),
-        "student": save_student(StudentEncoder(cfg, 8), tiny_tokenizer, root / "student"),
-        "mean_max": save_context_encoder(ContextEncoder(cfg, "mean_max"), tiny_tokenizer, root / "mono"),
+        "dual": DualEncoder(cfg).save(tiny_tokenizer, root / "dual"),
+        "student": StudentEncoder(cfg, 8).save(tiny_tokenizer, root / "student"),
+        "mean_max": ContextEncoder(cfg, "mean_max").save(tiny_tokenizer, root / "mono"),
     }
 
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
+from lingualite.encoders.loading import load_encoder
 from lingualite.errors import LinguaLiteError
-from lingualite.evaluation.encoders import load_encoder
 from lingualite.runtime.static_encoder import StaticEncoder
 
 
@@ -42,12 +42,12 @@ def test_empty_input_and_empty_sentences(static_folder: Path) -> None:
 
 
 def test_a_transformer_folder_is_not_static(tiny_tokenizer, tmp_path: Path) -> None:
-    from lingualite.models.config import EncoderConfig
+    from lingualite.config.encoder import EncoderConfig
     from lingualite.models.dual_encoder import DualEncoder
-    from lingualite.models.export import save_sentence_transformer
 
-    folder = save_sentence_transformer(
-        DualEncoder(EncoderConfig(vocab_size=len(tiny_tokenizer), hidden_size=16, num_heads=2, ffn_size=32)),
+    folder = DualEncoder(
+        EncoderConfig(vocab_size=len(tiny_tokenizer), hidden_size=16, num_heads=2, ffn_size=32)
+    ).save(
         tiny_tokenizer,
         tmp_path / "dual",
     )

@@ -22,9 +22,9 @@ def test_two_process_ddp_training(synthetic_corpus: Path, tmp_path: Path) -> Non
         "data": {
             "train_files": [str(synthetic_corpus / "en-fr" / "train.tsv")],
             "valid_files": [str(synthetic_corpus / "en-fr" / "valid.tsv")],
-            "valid_xsr_pairs": 50,
+            "valid_pairs": 50,
         },
-        "tokenizer": {"vocab_size": 120, "sample_size": 2000},
+        "vocabulary": {"size": 120, "sample_size": 2000},
         "model": {"hidden_size": 32, "num_layers": 1, "num_heads": 2, "ffn_size": 64, "max_seq_length": 16},
         "optim": {
             "warmup_steps": 2,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -40,7 +41,7 @@ DataDirOpt = Annotated[
 
 def in_data_dir(given: Path | None, data_dir: Path | None, sub: str) -> Path:
     """``given`` if the user named it, else ``<data dir>/sub`` (the data dir: option, env, or ``data``)."""
-    from lingualite.config_loading import default_data_dir
+    from lingualite.config.loading import default_data_dir
 
     if given is not None:
         return given
@@ -177,3 +178,41 @@ def echo_logs(logger_name: str, prefix: str) -> None:
     if not any(isinstance(h, _EchoHandler) for h in logger.handlers):
         logger.addHandler(_EchoHandler(prefix))
         logger.setLevel(logging.INFO)
+
+
+_FINISHED = {"parallel": "Training", "distill": "Distillation", "monolingual": "Monolingual training"}
+
+
+def run_recipe(
+    config: str,
+    output: Path,
+    data_dir: Path | None,
+    train_files: list[str] | None,
+    valid_files: list[str] | None,
+    as_json: bool,
+    mode: str | None = None,
+    **options: Any,
+) -> None:
+    """What ``train`` and ``distill`` do: load the config (``mode``: it must be that recipe's), run its recipe
+    through :func:`lingualite.recipes.train` with a progress bar on a terminal and log lines otherwise, and
+    print the result."""
+    from lingualite.config import load_config
+    from lingualite.recipes import train
+
+    echo_logs("lingualite", "lingualite")
+    try:
+        cfg = with_data_files(load_config(config, data_dir, mode), train_files, valid_files)
+        if options.get("smoke"):
+            smoke_notice(cfg)
+        result = train(cfg, output, progress=sys.stderr.isatty(), **options)
+    except USER_ERRORS as exc:
+        fail(exc)
+    shown: dict[str, Any] = {"output": str(result.output_dir), "steps": result.steps}
+    if result.stages:  # recipes with stages: the last finished stage's row (stage name, its validation)
+        shown["seconds"] = round(result.seconds, 1)
+        shown.update(split_per_pair(result.stages[-1]))
+    else:
+        shown["pairs_per_second"] = round(result.pairs_per_second, 1)
+        shown.update(split_per_pair(result.final_metrics))
+    stopped = options.get("stop_after") is not None
+    emit(shown, f"{_FINISHED[cfg.mode]} {'stopped (--stop-after)' if stopped else 'finished'}", as_json)

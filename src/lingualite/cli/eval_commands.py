@@ -46,7 +46,7 @@ def _files(first: list[Path] | None, more: list[Path] | None, option: str) -> li
 
 
 def _load(model: str, threads: int | None = None) -> Any:
-    from lingualite.evaluation.encoders import load_encoder
+    from lingualite.encoders.loading import load_encoder
 
     return load_encoder(model, threads=threads)
 
@@ -250,8 +250,9 @@ def eval_efficiency(
     Measured in a fresh process so that memory and load time are the model's own. For a training run folder
     also the training time per 10k steps (from its metrics.jsonl).
     """
-    from lingualite.evaluation.efficiency import measure_efficiency, training_time_per_10k_steps
+    from lingualite.evaluation.efficiency import measure_efficiency
     from lingualite.evaluation.report import ReportSettings, efficiency_texts
+    from lingualite.evaluation.training_time import training_time_per_10k_steps
 
     try:
         if texts is not None:

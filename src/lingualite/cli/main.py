@@ -14,22 +14,16 @@ from typing import Annotated
 import typer
 
 from lingualite.cli.common import (
-    DATA_DIR_HELP,
-    SMOKE_HELP,
-    TRAIN_FILES_HELP,
     USER_ERRORS,
-    VALID_FILES_HELP,
     DataDirOpt,
     JsonOpt,
     emit,
     fail,
     in_data_dir,
-    smoke_notice,
-    split_per_pair,
-    with_data_files,
 )
-from lingualite.cli.distill_command import distill as distill_command
 from lingualite.cli.eval_commands import eval_app
+from lingualite.cli.train_commands import distill as distill_command
+from lingualite.cli.train_commands import train as train_command
 from lingualite.cli.use_commands import encode, export_command
 from lingualite.errors import LinguaLiteError
 
@@ -244,8 +238,8 @@ def tokenizer_train(
     as_json: JsonOpt = False,
 ) -> None:
     """Train one vocabulary shared by all languages, with exponentially smoothed language sampling."""
+    from lingualite.data.pairs import read_pairs
     from lingualite.tokenization import smoothed_language_shares, train_tokenizer
-    from lingualite.training.dataset import read_pairs
 
     try:
         texts = read_pairs(list(inputs)).texts
@@ -265,157 +259,7 @@ def tokenizer_train(
     )
 
 
-@app.command()
-def train(
-    config: Annotated[
-        str, typer.Option(help="YAML config file, or a shipped one: quickstart, paper, monolingual.")
-    ] = "quickstart",
-    output: Annotated[Path, typer.Option(help="Run folder; ends as a sentence-transformers model.")] = Path(
-        "runs/model"
-    ),
-    smoke: Annotated[bool, typer.Option("--smoke", help=SMOKE_HELP)] = False,
-    data_dir: Annotated[
-        Path | None, typer.Option(envvar="LINGUALITE_DATA_DIR", help=DATA_DIR_HELP, show_default=False)
-    ] = None,
-    resume: Annotated[bool, typer.Option(help="Continue from the newest checkpoint in OUTPUT.")] = False,
-    as_json: JsonOpt = False,
-    max_steps: Annotated[
-        int | None, typer.Option(min=1, help="Override optim.max_steps (parallel mode).")
-    ] = None,
-    stop_after: Annotated[
-        int | None,
-        typer.Option(min=1, help="Stop (with a checkpoint) after N steps; --resume goes on (parallel mode)."),
-    ] = None,
-    step_scale: Annotated[
-        float,
-        typer.Option(min=0.001, help="Monolingual mode: multiply every stage's steps (0.1 = a quick look)."),
-    ] = 1.0,
-    threads: Annotated[
-        int | None, typer.Option(min=1, help="PyTorch CPU threads (monolingual mode).")
-    ] = None,
-    train_files: Annotated[list[str] | None, typer.Option(help=TRAIN_FILES_HELP)] = None,
-    valid_files: Annotated[list[str] | None, typer.Option(help=VALID_FILES_HELP)] = None,
-    allow_config_change: Annotated[
-        bool,
-        typer.Option(
-            "--allow-config-change",
-            help="With --resume: continue with a config that differs from the run's saved one (the new values, "
-            "e.g. optim.lr, take effect). Without it such a resume is refused, naming the changed keys.",
-        ),
-    ] = False,
-) -> None:
-    """Train an encoder on parallel pairs (paper 000) or on monolingual documents (paper 001).
-
-    The config's `mode` key chooses:
-
-    \b
-    parallel (default; configs quickstart, paper): the shared dual transformer of paper 000 on parallel
-      pairs (UGT + alignment + similarity). Works unchanged under `torchrun --nproc_per_node N` (DDP).
-    monolingual (config monolingual): paper 001 from monolingual documents only, each document used in one
-      language: sentence-context classification, then iterations of CSLS-mined pseudo pairs and coherence
-      regression. Writes stages.jsonl (mined-pair precision and XSR after each stage).
-
-    \b
-    Examples:
-      lingualite train --config quickstart --output runs/qs
-      lingualite train --config quickstart --smoke --output runs/qs-smoke   # ~2 min: does it all work?
-      lingualite train --config monolingual --output runs/monolingual
-      lingualite train --config monolingual --smoke --output runs/mono-smoke
-    """
-    from lingualite.monolingual.config import config_mode
-
-    try:
-        mode = config_mode(config)
-        if mode == "monolingual":
-            if max_steps is not None or stop_after is not None:
-                raise LinguaLiteError("--max-steps and --stop-after are for parallel mode; use --step-scale")
-            _train_monolingual(
-                config,
-                output,
-                resume,
-                step_scale,
-                threads,
-                allow_config_change,
-                train_files,
-                valid_files,
-                smoke,
-                data_dir,
-                as_json,
-            )
-            return
-        if step_scale != 1.0 or threads is not None:
-            raise LinguaLiteError(
-                "--step-scale and --threads are for monolingual mode (see the config's mode)"
-            )
-    except USER_ERRORS as exc:
-        fail(exc)
-    from lingualite.training.config import load_training_config
-    from lingualite.training.trainer import train as run_training
-
-    try:
-        cfg = with_data_files(load_training_config(config, data_dir), train_files, valid_files)
-        if smoke:
-            smoke_notice(cfg)
-        result = run_training(
-            cfg,
-            output,
-            smoke=smoke,
-            resume=resume,
-            max_steps=max_steps,
-            progress=sys.stderr.isatty(),
-            stop_after=stop_after,
-            allow_config_change=allow_config_change,
-        )
-    except (LinguaLiteError, OSError) as exc:
-        fail(exc)
-    emit(
-        {
-            "output": str(result.output_dir),
-            "steps": result.steps,
-            "pairs_per_second": round(result.pairs_per_second, 1),
-            **split_per_pair(result.final_metrics),
-        },
-        "Training stopped (--stop-after)" if stop_after else "Training finished",
-        as_json,
-    )
-
-
-def _train_monolingual(
-    config: str,
-    output: Path,
-    resume: bool,
-    step_scale: float,
-    threads: int | None,
-    allow_config_change: bool,
-    train_files: list[str] | None = None,
-    valid_files: list[str] | None = None,
-    smoke: bool = False,
-    data_dir: Path | None = None,
-    as_json: bool = False,
-) -> None:
-    from lingualite.cli.common import echo_logs
-    from lingualite.monolingual import load_monolingual_config, train_monolingual
-
-    echo_logs("lingualite.monolingual", "monolingual")
-    cfg = with_data_files(load_monolingual_config(config, data_dir), train_files, valid_files)
-    if smoke:
-        smoke_notice(cfg)
-    result = train_monolingual(
-        cfg,
-        output,
-        smoke=smoke,
-        resume=resume,
-        progress=sys.stderr.isatty(),
-        threads=threads,
-        step_scale=step_scale,
-        allow_config_change=allow_config_change,
-    )
-    final = result.iterations[-1] if result.iterations else {}
-    emit(
-        {"output": str(result.output_dir), "seconds": round(result.seconds, 1), **split_per_pair(final)},
-        "Monolingual training finished (last stage)",
-        as_json,
-    )
+app.command("train")(train_command)
 
 
 @app.command()

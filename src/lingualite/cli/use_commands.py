@@ -34,7 +34,7 @@ def encode(
     never replaced. Warns when much of the input is unknown to the model's vocabulary
     (a script it was not trained on becomes [UNK], and such sentences all get the same vector).
     """
-    from lingualite.evaluation.encoders import load_encoder
+    from lingualite.encoders.loading import load_encoder
     from lingualite.io_utils import check_not_input
     from lingualite.runtime.encode_file import encode_file
 

@@ -1,21 +1,20 @@
-"""The setup stages of a distillation run, each resumable: vocabulary, teacher vectors, PCA projection.
+"""The setup stages of a distillation run, each resumable: teacher vectors and the PCA projection (the
+vocabulary stage is every recipe's, :mod:`lingualite.training.vocabulary`).
 
 Each stage records what it did (sizes, timings, fidelity) in the run's ``summary`` dict, which
-:func:`lingualite.distill.train.distill` writes to ``distill_summary.json``.
+:func:`lingualite.distill.train.train_distill` writes to ``summary.json``.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from transformers import PreTrainedTokenizerFast
 
-from lingualite.distill.config import DistillConfig
+from lingualite.config.distill import DistillConfig
 from lingualite.distill.pca import (
     Projection,
     cosine_fidelity,
@@ -24,54 +23,10 @@ from lingualite.distill.pca import (
     save_projection,
 )
 from lingualite.distill.teacher import Teacher, encode_cached
-from lingualite.distill.vocabulary import build_vocabulary
 from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_dir
-from lingualite.tokenization import load_tokenizer
-from lingualite.training.dataset import expand_files, read_pairs
 from lingualite.training.progress import progress_bar
 
 logger = logging.getLogger(__name__)
-
-
-def prepare_vocabulary(
-    cfg: DistillConfig, out: Path, resume: bool, summary: dict[str, Any]
-) -> PreTrainedTokenizerFast:
-    """A given tokenizer, the run's own (reused when its recorded settings match), or a new one."""
-    voc = cfg.vocabulary
-    if voc.path:
-        tokenizer = load_tokenizer(voc.path)
-        summary["vocabulary"] = {"path": voc.path, "size": len(tokenizer)}
-        return tokenizer
-    folder, record_path = out / "tokenizer", out / "tokenizer" / "lingualite_vocabulary.json"
-    settings = {
-        **cfg.to_dict()["vocabulary"],
-        "files": voc.files or cfg.data.train_files,
-        "seed": cfg.optim.seed,
-    }
-    if (folder / "tokenizer.json").exists() and record_path.exists():
-        record = json.loads(record_path.read_text())
-        if resume or record.get("settings") == settings:
-            summary["vocabulary"] = {**record["summary"], "reused": True}
-            return load_tokenizer(folder)
-    texts = read_pairs(expand_files(voc.files or cfg.data.train_files, "vocabulary")).texts
-    tokenizer, sample = build_vocabulary(
-        texts, voc.size, voc.kind, voc.alpha, voc.sample_size, voc.lowercase, cfg.optim.seed
-    )
-    info = {
-        "kind": voc.kind,
-        "size": len(tokenizer),
-        "requested_size": voc.size,
-        "alpha": voc.alpha,
-        "sentences_per_language": sample.counts,
-        "distinct_sentences_per_language": {lang: len(t) for lang, t in texts.items()},
-        "shares": {lang: round(s, 4) for lang, s in sample.shares.items()},
-    }
-    with atomic_dir(folder) as tmp:
-        tokenizer.save_pretrained(str(tmp))
-        (tmp / "lingualite_vocabulary.json").write_text(json.dumps({"settings": settings, "summary": info}))
-    summary["vocabulary"] = info
-    return tokenizer
 
 
 def teacher_vectors(
@@ -105,15 +60,15 @@ def prepare_projection(
         projection = load_projection(folder)
         summary["pca"] = {"enabled": True, "reloaded": True, "dim": projection.out_dim}
         return projection
-    rng = np.random.default_rng(cfg.optim.seed)
+    rng = np.random.default_rng(cfg.seed)
     fit_on = vectors
     if len(vectors) > cfg.pca.fit_sentences:
         fit_on = vectors[np.sort(rng.choice(len(vectors), cfg.pca.fit_sentences, replace=False))]
     try:
-        projection, _ = fit_projection(fit_on, cfg.pca.dim, center=cfg.pca.center, seed=cfg.optim.seed)
+        projection, _ = fit_projection(fit_on, cfg.pca.dim, center=cfg.pca.center, seed=cfg.seed)
     except ValueError as exc:
         raise LinguaLiteError(str(exc)) from exc
-    fidelity = cosine_fidelity(vectors, projection, seed=cfg.optim.seed)
+    fidelity = cosine_fidelity(vectors, projection, seed=cfg.seed)
     save_projection(projection, folder)
     method = "centred PCA (bias = -W mean)" if cfg.pca.center else "uncentred PCA (TruncatedSVD, no bias)"
     logger.info(

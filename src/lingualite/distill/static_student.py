@@ -17,10 +17,11 @@ import torch
 from torch import nn
 from transformers import PreTrainedTokenizerFast
 
-from lingualite.models.config import EncoderConfig
+from lingualite.config.encoder import EncoderConfig
+from lingualite.models.sentence_encoder import SentenceEncoder
 
 
-class StaticStudent(nn.Module):
+class StaticStudent(SentenceEncoder):
     """``Embedding(vocab, output_dim)`` and a masked mean over the non-special tokens.
 
     :param cfg: only ``vocab_size`` and ``max_seq_length`` are used (the shared student interface).
@@ -29,7 +30,7 @@ class StaticStudent(nn.Module):
 
     def __init__(self, cfg: EncoderConfig, output_dim: int, special_ids: list[int]) -> None:
         super().__init__()
-        self.cfg, self.output_dim = cfg, output_dim
+        self.cfg, self.output_dim, self.max_seq_length = cfg, output_dim, cfg.max_seq_length
         self.embedding = nn.Embedding(cfg.vocab_size, output_dim)
         self.register_buffer(
             "special", torch.tensor(sorted(set(special_ids)), dtype=torch.long), persistent=False
@@ -49,21 +50,20 @@ class StaticStudent(nn.Module):
     def embedding_parameters(self) -> int:
         return self.embedding.weight.numel()
 
+    def save(self, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:
+        """A sentence-transformers ``StaticEmbedding`` folder (atomically, safetensors only)."""
+        from sentence_transformers import SentenceTransformer
+        from sentence_transformers.sentence_transformer.modules import StaticEmbedding
+
+        from lingualite.io_utils import atomic_dir
+
+        path = Path(path)
+        weights = self.embedding.weight.detach().cpu().float().clone()
+        with atomic_dir(path) as out:
+            module = StaticEmbedding(tokenizer.backend_tokenizer, embedding_weights=weights)
+            SentenceTransformer(modules=[module], device="cpu").save(str(out), safe_serialization=True)
+        return path
+
 
 def special_token_ids(tokenizer: PreTrainedTokenizerFast) -> list[int]:
     return [int(i) for i in tokenizer.all_special_ids]
-
-
-def save_static_student(model: StaticStudent, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:
-    """Write ``path`` as a sentence-transformers ``StaticEmbedding`` folder (atomically, safetensors only)."""
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import StaticEmbedding
-
-    from lingualite.io_utils import atomic_dir
-
-    path = Path(path)
-    weights = model.embedding.weight.detach().cpu().float().clone()
-    with atomic_dir(path) as out:
-        module = StaticEmbedding(tokenizer.backend_tokenizer, embedding_weights=weights)
-        SentenceTransformer(modules=[module], device="cpu").save(str(out), safe_serialization=True)
-    return path

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import torch
 from torch import nn
 from transformers import BertModel, PreTrainedTokenizerFast
 
-from lingualite.models.config import EncoderConfig
+from lingualite.config.encoder import EncoderConfig
 from lingualite.models.dual_encoder import bert_config, mean_pool
-from lingualite.models.encoding import encode_batched
 from lingualite.models.export import save_encoder_folder
+from lingualite.models.sentence_encoder import SentenceEncoder
 
 
-class StudentEncoder(nn.Module):
+class StudentEncoder(SentenceEncoder):
     """``BertModel`` (no pooler) -> masked mean pooling -> optional ``Linear(hidden, output_dim)``.
 
     :param cfg: the encoder's shape; ``cfg.vocab_size`` is the student vocabulary's size.
@@ -31,7 +30,7 @@ class StudentEncoder(nn.Module):
     def __init__(self, cfg: EncoderConfig, output_dim: int, pad_token_id: int = 0) -> None:
         super().__init__()
         cfg.validate()
-        self.cfg, self.output_dim = cfg, output_dim
+        self.cfg, self.output_dim, self.max_seq_length = cfg, output_dim, cfg.max_seq_length
         config = bert_config(cfg, pad_token_id)
         config._attn_implementation = "sdpa"  # PyTorch's fused attention kernels
         self.bert = BertModel(config, add_pooling_layer=False)
@@ -41,9 +40,6 @@ class StudentEncoder(nn.Module):
         states = self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
         pooled = mean_pool(states, attention_mask)
         return pooled if self.projection is None else self.projection(pooled)
-
-    def embedding_parameters(self) -> int:
-        return self.bert.embeddings.word_embeddings.weight.numel()
 
     @torch.no_grad()
     def match_output_scale(self, target_rms: float) -> None:
@@ -57,30 +53,20 @@ class StudentEncoder(nn.Module):
             norm.weight.fill_(target_rms * 3**0.5)
             self.projection.bias.zero_()
 
+    def save(self, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:
+        """Transformer -> Pooling(mean) [-> Dense]: an ordinary sentence-transformers folder."""
+        from sentence_transformers.sentence_transformer.modules import Dense
 
-def encode_with_student(
-    model: StudentEncoder, tokenizer: PreTrainedTokenizerFast, texts: list[str], batch_size: int = 256
-) -> np.ndarray:
-    """Float32 vectors in the order of ``texts`` (length-sorted batches), as the exported folder computes them."""
-    return encode_batched(
-        model, model, tokenizer, texts, model.output_dim, model.cfg.max_seq_length, batch_size
-    )
-
-
-def save_student(model: StudentEncoder, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:
-    """Write ``path`` atomically as a sentence-transformers folder (safetensors only) and return it."""
-    from sentence_transformers.sentence_transformer.modules import Dense
-
-    extra: list[nn.Module] = []
-    if model.projection is not None:
-        extra.append(
-            Dense(
-                model.cfg.hidden_size,
-                model.output_dim,
-                bias=True,
-                activation_function=nn.Identity(),
-                init_weight=model.projection.weight.detach().clone(),
-                init_bias=model.projection.bias.detach().clone(),
+        extra: list[nn.Module] = []
+        if self.projection is not None:
+            extra.append(
+                Dense(
+                    self.cfg.hidden_size,
+                    self.output_dim,
+                    bias=True,
+                    activation_function=nn.Identity(),
+                    init_weight=self.projection.weight.detach().clone(),
+                    init_bias=self.projection.bias.detach().clone(),
+                )
             )
-        )
-    return save_encoder_folder(model.bert, tokenizer, path, model.cfg.max_seq_length, extra_modules=extra)
+        return save_encoder_folder(self.bert, tokenizer, path, self.max_seq_length, extra_modules=extra)

@@ -90,7 +90,7 @@ def load_teacher(name: str, max_seq_length: int | None = None, batch_size: int =
         model = load_sentence_transformer(folder)
         return _st_teacher(name, model, folder, max_seq_length, batch_size)
 
-    from lingualite.evaluation.encoders import SentenceTransformerEncoder, load_encoder
+    from lingualite.encoders import SentenceTransformerEncoder, load_encoder
 
     try:
         encoder = load_encoder(name)

@@ -14,18 +14,11 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import sparse
 
-from lingualite.evaluation.encoders import Encoder
+from lingualite.encoders.base import Encoder, fit_encoder
 
-__all__ = ["Embeddings", "cosine_matrix", "embed", "fit_encoder", "mean_std", "paired_cosine", "to_dense"]
+__all__ = ["Embeddings", "cosine_matrix", "embed", "mean_std", "paired_cosine", "to_dense"]
 
 Embeddings = np.ndarray | sparse.csr_matrix
-
-
-def fit_encoder(encoder: Encoder, texts: Sequence[str]) -> None:
-    """Fit encoders that need it (those with a ``fit`` method, e.g. TF-IDF) on ``texts``; others: no-op."""
-    fit = getattr(encoder, "fit", None)
-    if callable(fit):
-        fit(list(texts))
 
 
 def embed(encoder: Encoder, *groups: Sequence[str]) -> list[Embeddings]:

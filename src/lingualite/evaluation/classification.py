@@ -45,9 +45,9 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler, normalize
 
+from lingualite.encoders.base import Encoder
 from lingualite.errors import ConfigError
 from lingualite.evaluation.base import Embeddings, embed, mean_std, to_dense
-from lingualite.evaluation.encoders import Encoder
 
 __all__ = [
     "CLASSIFIERS",
@@ -287,7 +287,7 @@ def evaluate_classification(
 ) -> dict[str, Any]:
     """Train a classifier on ``train``'s embeddings and report its accuracy on each test set (MLDoc protocol).
 
-    :param encoder: any :class:`~lingualite.evaluation.encoders.Encoder`; one that needs fitting (TF-IDF)
+    :param encoder: any :class:`~lingualite.encoders.base.Encoder`; one that needs fitting (TF-IDF)
         is fitted on all the texts (training and test) together.
     :param train: ``(texts, labels)`` of the training language, e.g. MLDoc English train.1000.
     :param tests: name -> ``(texts, labels)``, e.g. ``{"de": ..., "fr": ...}`` for zero-shot transfer; the

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["measure_efficiency", "training_time_per_10k_steps"]
+__all__ = ["measure_efficiency"]
 
 ESTIMATED = "estimate (no power counters; codecarbon TDP model)"
 MEASURED = "measured (RAPL power counters via codecarbon; RAM power estimated)"
@@ -82,10 +82,10 @@ def measure_efficiency(
         raise ValueError("measure_efficiency needs at least one text")
     if batch_size < 1 or single_runs < 1:
         raise ValueError("batch_size and single_runs must be positive")
-    from lingualite.evaluation.baselines import BASELINES
+    from lingualite.encoders.baselines import BASELINES
 
     if model not in BASELINES:
-        from lingualite.evaluation.encoders import split_runtime
+        from lingualite.encoders.spec import split_runtime
 
         runtime, rest = split_runtime(model)  # see load_encoder
         prefix = f"{runtime}:" if runtime else ""
@@ -233,7 +233,7 @@ def _energy(encoder: Any, texts: list[str], batch_size: int, country: str) -> di
 
 
 def _worker(args: dict[str, Any]) -> dict[str, Any]:
-    from lingualite.evaluation.encoders import load_encoder  # numpy only: scipy/torch come with the model
+    from lingualite.encoders.loading import load_encoder  # numpy only: scipy/torch come with the model
 
     texts: list[str] = args["texts"]
     batch_size, single_runs = int(args["batch_size"]), int(args["single_runs"])
@@ -312,99 +312,6 @@ def _main() -> None:
         os.dup2(stdout, 1)
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
-
-
-# ------------------------------------------------------------------------------------- training time
-
-_TIME_KEYS = ("elapsed_s", "elapsed", "time")
-
-
-def _timed_points(records: list[dict[str, Any]]) -> tuple[str, list[tuple[int, float, bool]]] | None:
-    for key in _TIME_KEYS:
-        points = [
-            (int(r["step"]), float(r[key]), any(k.startswith("valid_") for k in r))
-            for r in records
-            if isinstance(r.get(key), int | float) and "step" in r
-        ]
-        if len(points) >= 2:
-            return key, points
-    return None
-
-
-def _checkpoint_points(run_dir: Path) -> list[tuple[int, float, bool]]:
-    points = []
-    for state in sorted((run_dir / "checkpoints").glob("step-*/trainer_state.json")):
-        try:
-            step = int(json.loads(state.read_text())["step"])
-        except (OSError, ValueError, KeyError):
-            continue
-        points.append((step, state.stat().st_mtime, False))
-    return sorted(points)
-
-
-def training_time_per_10k_steps(run_dir: str | Path) -> dict[str, Any] | None:
-    """Seconds per 10,000 optimizer steps of a lingualite training run, from a measured window.
-
-    Timing source, in order: a per-record clock in ``metrics.jsonl`` (``elapsed_s``, ``elapsed`` or ``time``;
-    only differences are used, so seconds since the start of the invocation and Unix time both work), else
-    the modification times of the checkpoints' ``trainer_state.json`` (a window of ``save_every`` steps that
-    includes validation and checkpoint writing; with ``keep_checkpoints=2`` there is one such window, and a
-    copied run folder may have lost its times).
-
-    From a metrics clock, each pair of consecutive logged points gives a step time; the first interval
-    (start-up, warm-up) and intervals that end with a validation record are left out, as are intervals that
-    go backwards (a resumed run restarts its clock). ``seconds_per_10k_steps`` is 10,000 x the median step
-    time; ``seconds_per_10k_steps_with_overheads`` is the total time over steps of all valid intervals after
-    the first (validation included).
-
-    :returns: None when the folder has no ``metrics.jsonl`` or no timing source; else ``seconds_per_10k_steps``,
-        ``seconds_per_10k_steps_with_overheads``, ``median_seconds_per_step``, ``source``, ``window_steps``
-        (first and last step of the intervals used), ``num_intervals``, ``last_step``.
-    """
-    run_dir = Path(run_dir)
-    log = run_dir / "metrics.jsonl"
-    if not log.is_file():
-        return None
-    records = []
-    for line in log.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue  # a line cut short by a crash
-    if not records:
-        return None
-    last_step = max(int(r.get("step", 0)) for r in records)
-    timed = _timed_points(records)
-    if timed is not None:
-        source = f"metrics.jsonl:{timed[0]}"
-        points = timed[1]
-    else:
-        points = _checkpoint_points(run_dir)
-        source = "checkpoint mtimes (includes validation and checkpoint writing)"
-        if len(points) < 2:
-            return None
-    intervals = []  # (first step, last step, seconds, ends with validation)
-    for (s0, t0, _), (s1, t1, valid) in zip(points, points[1:], strict=False):
-        if s1 > s0 and t1 > t0:
-            intervals.append((s0, s1, t1 - t0, valid))
-    if timed is not None and len(intervals) > 1:
-        intervals = intervals[1:]  # start-up / warm-up
-    if not intervals:
-        return None
-    clean = [iv for iv in intervals if not iv[3]] or intervals
-    per_step = statistics.median(seconds / (s1 - s0) for s0, s1, seconds, _ in clean)
-    steps = sum(s1 - s0 for s0, s1, _, _ in intervals)
-    seconds = sum(sec for _, _, sec, _ in intervals)
-    return {
-        "seconds_per_10k_steps": per_step * 10_000,
-        "seconds_per_10k_steps_with_overheads": seconds / steps * 10_000,
-        "median_seconds_per_step": per_step,
-        "source": source,
-        "window_steps": [min(iv[0] for iv in intervals), max(iv[1] for iv in intervals)],
-        "num_intervals": len(clean),
-        "last_step": last_step,
-    }
 
 
 if __name__ == "__main__":

@@ -26,8 +26,8 @@ from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from lingualite.encoders.base import Encoder
 from lingualite.evaluation.base import Embeddings, cosine_matrix, embed
-from lingualite.evaluation.encoders import Encoder
 
 __all__ = ["IR_METRICS", "MAX_K", "evaluate_ir", "ranking_metrics"]
 
@@ -176,7 +176,7 @@ def evaluate_ir(
 ) -> dict[str, float]:
     """Rank ``corpus`` for each query by cosine similarity and score the top :data:`MAX_K` against ``qrels``.
 
-    :param encoder: any :class:`~lingualite.evaluation.encoders.Encoder`; one that needs fitting (TF-IDF)
+    :param encoder: any :class:`~lingualite.encoders.base.Encoder`; one that needs fitting (TF-IDF)
         is fitted on the scored queries and the corpus together.
     :param corpus: document id -> text.
     :param queries: query id -> text (in any language: cross-lingual IR needs nothing else).

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from sklearn.preprocessing import normalize
 
+from lingualite.encoders.base import Encoder
 from lingualite.errors import ConfigError
 from lingualite.evaluation.base import embed
 from lingualite.evaluation.classification import (
@@ -35,7 +36,6 @@ from lingualite.evaluation.classification import (
     fit_and_score_over_seeds,
     mlp_classifier,
 )
-from lingualite.evaluation.encoders import Encoder
 
 __all__ = ["HIDDEN_LAYERS", "evaluate_pair_classification", "pair_features"]
 
@@ -68,7 +68,7 @@ def evaluate_pair_classification(
 ) -> dict[str, Any]:
     """Train the pair classifier on ``train`` and report its accuracy on each test set (XNLI protocol).
 
-    :param encoder: any :class:`~lingualite.evaluation.encoders.Encoder`; one that needs fitting (TF-IDF)
+    :param encoder: any :class:`~lingualite.encoders.base.Encoder`; one that needs fitting (TF-IDF)
         is fitted on all sentences (training and test) together.
     :param train: ``(sentences1, sentences2, labels)`` of the training language, e.g. English MultiNLI.
     :param tests: name -> ``(sentences1, sentences2, labels)``, e.g. XNLI test per language.

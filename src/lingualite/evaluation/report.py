@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from lingualite.encoders.base import Encoder
+from lingualite.encoders.loading import load_encoder
 from lingualite.evaluation.efficiency import cpu_model
-from lingualite.evaluation.encoders import Encoder, load_encoder
 from lingualite.evaluation.rendering import headline, write_markdown, write_plots
 from lingualite.io_utils import atomic_path, write_json
 from lingualite.run_folder import open_run
@@ -132,7 +133,7 @@ def _model_key(model: str) -> str:
     version, or a hash of a folder's weights, module list and tokenizer (a retrained or replaced model under
     the same path gets a new key; a copied folder keeps its key). ``onnx:DIR`` / ``onnx-int8:DIR`` /
     ``static:DIR`` get the runtime and the folder's hash (ONNX graphs included)."""
-    from lingualite.evaluation.encoders import split_runtime
+    from lingualite.encoders.spec import split_runtime
 
     runtime, rest = split_runtime(model)
     if runtime is not None and Path(rest).is_dir():
@@ -141,7 +142,7 @@ def _model_key(model: str) -> str:
     if not path.is_dir():
         from importlib import metadata
 
-        from lingualite.evaluation.baselines import PACKAGES_OF
+        from lingualite.encoders.baselines import PACKAGES_OF
 
         package = PACKAGES_OF.get(model)
         try:
@@ -325,7 +326,8 @@ def _run_report(
             if done is not None:
                 results[name]["efficiency"] = done
             else:
-                from lingualite.evaluation.efficiency import measure_efficiency, training_time_per_10k_steps
+                from lingualite.evaluation.efficiency import measure_efficiency
+                from lingualite.evaluation.training_time import training_time_per_10k_steps
 
                 progress(f"{name} efficiency: measuring in a fresh process ...")
                 eff = measure_efficiency(

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.stats import pearsonr, spearmanr
 
+from lingualite.encoders.base import Encoder
 from lingualite.evaluation.base import embed, paired_cosine
-from lingualite.evaluation.encoders import Encoder
 
 __all__ = ["evaluate_sts", "sts_correlations"]
 
@@ -43,7 +43,7 @@ def evaluate_sts(
 ) -> dict[str, float]:
     """Spearman and Pearson correlation between cos(encode(s1[i]), encode(s2[i])) and ``scores[i]``.
 
-    :param encoder: any :class:`~lingualite.evaluation.encoders.Encoder`; one that needs fitting (TF-IDF)
+    :param encoder: any :class:`~lingualite.encoders.base.Encoder`; one that needs fitting (TF-IDF)
         is fitted on both sides.
     :param s1: first sentence of each pair.
     :param s2: second sentence of each pair (same length as ``s1``).

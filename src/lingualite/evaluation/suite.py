@@ -16,14 +16,15 @@ from typing import Any
 
 import numpy as np
 
+from lingualite.data.pairs import load_xsr_pairs
 from lingualite.data.readers import ReadStats
+from lingualite.encoders.base import Encoder
 from lingualite.evaluation.classification import evaluate_classification
 from lingualite.evaluation.datasets import read_classification, read_ir, read_pair_classification, read_sts
-from lingualite.evaluation.encoders import Encoder
 from lingualite.evaluation.ir import evaluate_ir
 from lingualite.evaluation.pair_classification import evaluate_pair_classification
 from lingualite.evaluation.sts import evaluate_sts
-from lingualite.evaluation.xsr import evaluate_xsr, load_distractors, load_xsr_pairs
+from lingualite.evaluation.xsr import evaluate_xsr, load_distractors
 
 __all__ = [
     "classification_from_files",

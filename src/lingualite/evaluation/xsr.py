@@ -12,17 +12,16 @@ dropped (they would tie with it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
-from lingualite.data.readers import read_tsv
+from lingualite.encoders.base import Encoder
 from lingualite.errors import BadInputError
 from lingualite.evaluation.base import cosine_matrix, embed
-from lingualite.evaluation.encoders import Encoder
-from lingualite.evaluation.retrieval import (
+from lingualite.retrieval import (
     DEFAULT_K,
     Method,
     check_method,
@@ -30,38 +29,6 @@ from lingualite.evaluation.retrieval import (
     precision_from_ranks,
     xsr_from_similarity,
 )
-
-
-def unique_sides(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Keep pairs whose source AND target were not seen before (a retrieval query needs one right answer)."""
-    seen_src: set[str] = set()
-    seen_tgt: set[str] = set()
-    kept: list[tuple[str, str]] = []
-    for src, tgt in pairs:
-        if src not in seen_src and tgt not in seen_tgt:
-            seen_src.add(src)
-            seen_tgt.add(tgt)
-            kept.append((src, tgt))
-    return kept
-
-
-T = TypeVar("T")
-
-
-def load_xsr_pairs(
-    path: str | Path, max_pairs: int | None = None, seed: int = 0
-) -> tuple[list[str], list[str]]:
-    """Pairs of a ``src<TAB>tgt`` file with unique sources and unique targets, optionally a seeded subsample."""
-    pairs = subsample(unique_sides((p.src, p.tgt) for p in read_tsv(path)), max_pairs, seed)
-    return [s for s, _ in pairs], [t for _, t in pairs]
-
-
-def subsample(items: list[T], max_items: int | None, seed: int = 0) -> list[T]:
-    """A seeded subsample of at most ``max_items``, in the original order (all of them when ``None``)."""
-    if max_items is None or len(items) <= max_items:
-        return items
-    keep = np.sort(np.random.default_rng(seed).choice(len(items), max_items, replace=False))
-    return [items[i] for i in keep]
 
 
 def load_distractors(path: str | Path) -> list[str]:

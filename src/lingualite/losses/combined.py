@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, Literal
-
 import torch
 from torch import nn
 
-from lingualite.data.batching import PairBatch
-from lingualite.errors import ConfigError
+from lingualite.config.parallel import GENERATIVE_OBJECTIVES, ObjectiveConfig
 from lingualite.losses.alignment import SentenceAlignmentLoss
 from lingualite.losses.mlm import MLMLoss
 from lingualite.losses.mlm_xtr import MLMXTRLoss
@@ -17,6 +13,7 @@ from lingualite.losses.similarity import SentenceSimilarityLoss
 from lingualite.losses.smlm import SMLMLoss
 from lingualite.losses.ugt import UGTLoss
 from lingualite.losses.xtr import XTRLoss
+from lingualite.models.batch import PairBatch
 from lingualite.models.dual_encoder import EncoderOutput
 
 GENERATIVE_LOSSES: dict[str, type[nn.Module]] = {
@@ -26,38 +23,7 @@ GENERATIVE_LOSSES: dict[str, type[nn.Module]] = {
     "ugt": UGTLoss,
     "mlm_xtr": MLMXTRLoss,
 }
-
-
-@dataclass
-class ObjectiveConfig:
-    """Which generative task and how the three parts are weighted (paper: UGT, weights 1:2:2).
-
-    :param generative: ``ugt`` | ``smlm`` | ``xtr`` | ``mlm`` | ``mlm_xtr`` | ``none``.
-    :param similarity: score of the sentence-level losses: ``dot`` (paper) or ``cosine`` (scaled by ``scale``).
-    """
-
-    RANGES: ClassVar[dict[str, tuple[float | None, float | None, bool]]] = {"scale": (0, None, True)}
-
-    generative: str = "ugt"
-    generative_weight: float = 1.0
-    alignment_weight: float = 2.0
-    similarity_weight: float = 2.0
-    similarity: Literal["dot", "cosine"] = "dot"
-    scale: float = 20.0
-    bag: Literal["unique", "frequency"] = "unique"
-
-    def validate(self) -> None:
-        if self.generative not in (*GENERATIVE_LOSSES, "none"):
-            raise ConfigError(
-                f"objective.generative must be one of {sorted(GENERATIVE_LOSSES) + ['none']}, "
-                f"got {self.generative!r}"
-            )
-        if self.similarity not in ("dot", "cosine"):
-            raise ConfigError(f"objective.similarity must be 'dot' or 'cosine', got {self.similarity!r}")
-        if self.bag not in ("unique", "frequency"):
-            raise ConfigError(f"objective.bag must be 'unique' or 'frequency', got {self.bag!r}")
-        if min(self.generative_weight, self.alignment_weight, self.similarity_weight) < 0:
-            raise ConfigError("objective weights must be >= 0")
+assert set(GENERATIVE_LOSSES) == set(GENERATIVE_OBJECTIVES)  # the config names exactly these
 
 
 class CombinedLoss(nn.Module):

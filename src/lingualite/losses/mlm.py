@@ -6,8 +6,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from lingualite.data.batching import PairBatch
 from lingualite.losses._targets import require_log_probs
+from lingualite.models.batch import PairBatch
 from lingualite.models.dual_encoder import EncoderOutput
 
 

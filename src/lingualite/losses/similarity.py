@@ -8,8 +8,8 @@ from typing import Literal
 import torch
 from torch import nn
 
-from lingualite.data.batching import PairBatch
 from lingualite.losses.alignment import pair_scores
+from lingualite.models.batch import PairBatch
 from lingualite.models.dual_encoder import EncoderOutput
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from lingualite.data.batching import PairBatch
 from lingualite.losses._targets import require_log_probs, sparse_kl
+from lingualite.models.batch import PairBatch
 from lingualite.models.dual_encoder import EncoderOutput
 
 

@@ -6,7 +6,7 @@ A and m of language B, scores the m x m candidates with CSLS (Conneau et al. 201
 keeps the top min(m * m, per_round) pairs not mined before. Rounds repeat, cycling over the language pairs,
 until ``target`` pairs. Larger m makes true translations likelier to be in a block (paper 001, Table 3).
 
-The CSLS arithmetic is :func:`lingualite.evaluation.retrieval.csls_scores`, shared with retrieval.
+The CSLS arithmetic is :func:`lingualite.retrieval.csls_scores`, shared with retrieval and evaluation.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from lingualite.evaluation.retrieval import csls_scores, normalize_rows
+from lingualite.retrieval import csls_scores, normalize_rows
 
 
 @dataclass

@@ -14,9 +14,9 @@ import torch
 from torch import nn
 from transformers import BertModel, PreTrainedTokenizerFast
 
-from lingualite.models.config import EncoderConfig
+from lingualite.config.encoder import EncoderConfig
 from lingualite.models.dual_encoder import bert_config, mean_pool
-from lingualite.models.export import save_encoder_folder
+from lingualite.models.sentence_encoder import SentenceEncoder
 
 POOLING_MODES = {"mean": ("mean",), "mean_max": ("mean", "max")}
 
@@ -31,15 +31,26 @@ def mean_max_pool(states: torch.Tensor, attention_mask: torch.Tensor) -> torch.T
     return torch.cat([mean_pool(states, attention_mask), max_pool(states, attention_mask)], dim=-1)
 
 
-class ContextEncoder(nn.Module):
-    """Shared encoder for every language, with the classification and regression heads of paper 001."""
+class ContextEncoder(SentenceEncoder):
+    """Shared encoder for every language, with the classification and regression heads of paper 001.
 
-    def __init__(self, cfg: EncoderConfig, pooling: str = "mean_max", pad_token_id: int = 0) -> None:
+    :param sentence_length: tokens of a sentence encoded alone (validation, mining, the exported model);
+        ``cfg.max_seq_length`` is the longer limit of a whole context input. Default: ``cfg.max_seq_length``.
+    """
+
+    def __init__(
+        self,
+        cfg: EncoderConfig,
+        pooling: str = "mean_max",
+        pad_token_id: int = 0,
+        sentence_length: int | None = None,
+    ) -> None:
         super().__init__()
         cfg.validate()
         if pooling not in POOLING_MODES:
             raise ValueError(f"pooling must be one of {sorted(POOLING_MODES)}, got {pooling!r}")
         self.cfg, self.pooling = cfg, pooling
+        self.max_seq_length = sentence_length or cfg.max_seq_length
         config = bert_config(cfg, pad_token_id)
         config._attn_implementation = "sdpa"  # PyTorch's fused attention kernels
         self.bert = BertModel(config, add_pooling_layer=False)
@@ -62,9 +73,9 @@ class ContextEncoder(nn.Module):
         """Predicted coherence scores R(Enc(c)), shape (B,)."""
         return self.regressor(self(input_ids, attention_mask)).squeeze(-1)
 
+    def save(self, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:
+        """Transformer -> Pooling(mean[, max]) at the sentence length; the heads stay in the checkpoints."""
+        from lingualite.models.export import save_encoder_folder
 
-def save_context_encoder(model: ContextEncoder, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:
-    """Write ``path`` atomically as a sentence-transformers folder (safetensors; heads left out)."""
-    return save_encoder_folder(
-        model.bert, tokenizer, path, model.cfg.max_seq_length, pooling=POOLING_MODES[model.pooling]
-    )
+        pooling = POOLING_MODES[self.pooling]
+        return save_encoder_folder(self.bert, tokenizer, path, self.max_seq_length, pooling=pooling)

@@ -10,16 +10,16 @@ is applied only at the few prediction sites an objective needs, never at every p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 from torch import nn
-from transformers import BertConfig, BertModel
+from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
 from transformers.activations import ACT2FN
 
-from lingualite.models.config import EncoderConfig
-
-POOLED_SITE = -1
-"""Column index of a prediction site that reads the mean-pooled sentence state instead of one token state."""
+from lingualite.config.encoder import EncoderConfig
+from lingualite.models.batch import POOLED_SITE
+from lingualite.models.sentence_encoder import SentenceEncoder
 
 
 def bert_config(cfg: EncoderConfig, pad_token_id: int = 0) -> BertConfig:
@@ -76,13 +76,13 @@ class EncoderOutput:
         return self.embeddings[self.embeddings.shape[0] // 2 :]
 
 
-class DualEncoder(nn.Module):
+class DualEncoder(SentenceEncoder):
     """One BERT-style encoder shared by both languages, plus the tied generative head."""
 
     def __init__(self, cfg: EncoderConfig, pad_token_id: int = 0) -> None:
         super().__init__()
         cfg.validate()
-        self.cfg = cfg
+        self.cfg, self.output_dim, self.max_seq_length = cfg, cfg.hidden_size, cfg.max_seq_length
         self.bert_config = bert_config(cfg, pad_token_id)
         # sdpa = PyTorch's fused scaled-dot-product attention kernels.
         self.bert_config._attn_implementation = "sdpa"
@@ -92,9 +92,15 @@ class DualEncoder(nn.Module):
     def token_states(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         return self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
 
-    def encode(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        """Sentence vectors, exactly as the saved sentence-transformers model computes them."""
+    def embed(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """Sentence vectors u, v: mean-pooled final states, as the saved sentence-transformers model computes."""
         return mean_pool(self.token_states(input_ids, attention_mask), attention_mask)
+
+    def save(self, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:
+        """Transformer -> Pooling(mean); the generative head is training-only and stays in the checkpoints."""
+        from lingualite.models.export import save_encoder_folder
+
+        return save_encoder_folder(self.bert, tokenizer, path, self.max_seq_length)
 
     def forward(
         self,

@@ -1,4 +1,4 @@
-"""Encode sentences with an in-memory :class:`DualEncoder` (length-sorted batches, original order kept)."""
+"""Encode sentences with an in-memory encoder (length-sorted batches, original order kept)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ from collections.abc import Callable
 import numpy as np
 import torch
 from transformers import PreTrainedTokenizerFast
-
-from lingualite.models.dual_encoder import DualEncoder
 
 
 @torch.inference_mode()
@@ -38,12 +36,3 @@ def encode_batched(
         )
     module.train(was_training)
     return out
-
-
-def encode_texts(
-    model: DualEncoder, tokenizer: PreTrainedTokenizerFast, texts: list[str], batch_size: int = 256
-) -> np.ndarray:
-    """Mean-pooled float32 vectors, the same as the exported sentence-transformers model gives."""
-    return encode_batched(
-        model.encode, model, tokenizer, texts, model.cfg.hidden_size, model.cfg.max_seq_length, batch_size
-    )

@@ -19,8 +19,7 @@ from torch import nn
 from transformers import BertModel, PreTrainedTokenizerFast
 from transformers.utils import logging as hf_logging
 
-from lingualite.io_utils import atomic_dir, fsync_dir, fsync_tree, write_json
-from lingualite.models.dual_encoder import DualEncoder
+from lingualite.io_utils import atomic_dir, file_sha256, fsync_dir, fsync_tree, write_json
 from lingualite.models.model_card import ModelCard, write_card
 
 
@@ -67,13 +66,6 @@ def save_encoder_folder(
     return path
 
 
-def save_sentence_transformer(
-    model: DualEncoder, tokenizer: PreTrainedTokenizerFast, path: str | Path
-) -> Path:
-    """Write the dual encoder to ``path`` as a sentence-transformers folder (mean pooling) and return it."""
-    return save_encoder_folder(model.bert, tokenizer, path, model.cfg.max_seq_length)
-
-
 EXPORT_JOURNAL = ".export-journal.json"
 CHECKSUMS = "lingualite_checksums.json"
 
@@ -81,8 +73,6 @@ CHECKSUMS = "lingualite_checksums.json"
 def write_checksums(folder: Path) -> None:
     """Record the sha256 of every weights file, so a loader can tell damaged weights from trained ones
     (safetensors checks its header, not the numbers)."""
-    from lingualite.models.loading import file_sha256
-
     sums = {str(p.relative_to(folder)): file_sha256(p) for p in sorted(folder.rglob("*.safetensors"))}
     write_json(folder / CHECKSUMS, {"sha256": sums})
 

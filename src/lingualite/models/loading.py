@@ -10,13 +10,13 @@ names the folder and what is wrong. Only safetensors weights are loaded: never a
 
 from __future__ import annotations
 
-import hashlib
 import json
 import struct
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lingualite.errors import LinguaLiteError
+from lingualite.io_utils import file_sha256
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -132,14 +132,6 @@ def _check_transformer(folder: Path, module_dir: Path) -> None:
         raise ModelFolderError(
             folder, f"config.json says vocab_size {cfg['vocab_size']}, the embedding matrix has {rows} rows"
         )
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _check_checksums(folder: Path) -> None:

@@ -57,7 +57,7 @@ class ModelCard:
 
     def render(self, folder: Path, final: Path | None = None) -> str:
         """The card for the model files in ``folder`` that will live at ``final`` (default ``folder``)."""
-        from lingualite.training.dataset import languages_of
+        from lingualite.data.pairs import languages_of
 
         final = final or folder
         found = {lang for f in self.train_files for lang in languages_of(f)}

@@ -14,8 +14,8 @@ import numpy as np
 import torch
 from transformers import PreTrainedTokenizerFast
 
+from lingualite.data.tokenized import RaggedIds
 from lingualite.monolingual.documents import MonolingualCorpus
-from lingualite.training.dataset import RaggedIds
 
 
 @dataclass

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
+from lingualite.data.pairs import languages_of
 from lingualite.data.readers import read_tsv
 from lingualite.errors import LinguaLiteError
-from lingualite.training.dataset import languages_of
 
 
 @dataclass

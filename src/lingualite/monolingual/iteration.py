@@ -8,22 +8,26 @@ the corpus it indexes, so a resume over other data is refused instead of silentl
 from __future__ import annotations
 
 import hashlib
+import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
+from lingualite.config.monolingual import MonolingualConfig
 from lingualite.errors import LinguaLiteError
-from lingualite.evaluation.retrieval import normalize_rows
 from lingualite.io_utils import atomic_path
 from lingualite.losses.alignment import SentenceAlignmentLoss
 from lingualite.mining.pseudo_pairs import MinedPairs, mine_pseudo_pairs
 from lingualite.models.context_encoder import ContextEncoder
 from lingualite.models.dual_encoder import EncoderOutput
-from lingualite.monolingual.config import MonolingualConfig
 from lingualite.monolingual.contexts import ContextExamples, TokenizedCorpus, pad_batch
 from lingualite.monolingual.validation import StageEvaluator
+from lingualite.retrieval import normalize_rows
+
+logger = logging.getLogger(__name__)
 
 
 def mine_iteration(
@@ -55,10 +59,50 @@ def mine_iteration(
     return mined, np.concatenate(all_indices), np.concatenate(all_vectors)
 
 
+@dataclass
+class IterationData:
+    """What one iteration trains on: the mined pairs, and the encoded pool (sentence indices and their unit
+    vectors) that random replacements come from."""
+
+    mined: MinedPairs
+    pool_indices: np.ndarray
+    pool_vectors: np.ndarray
+
+    def summary(self, corpus: TokenizedCorpus) -> dict[str, Any]:
+        return mined_summary(self.mined, corpus)
+
+
+def load_or_mine(
+    cfg: MonolingualConfig,
+    model: ContextEncoder,
+    corpus: TokenizedCorpus,
+    evaluator: StageEvaluator,
+    stage_index: int,
+    path: Path,
+    fingerprint: str,
+) -> IterationData:
+    """The iteration's data from ``path`` (a resume), or mined now and saved there before training starts."""
+    if path.exists():
+        return IterationData(*load_mined(path, fingerprint))
+    mined, pool_indices, pool_vectors = mine_iteration(cfg, model, corpus, evaluator, stage_index)
+    if len(mined) == 0:
+        raise LinguaLiteError(
+            f"{path.stem}: mining found no pairs; raise mining.sample_size or the corpus size"
+        )
+    if len(mined) < cfg.mining.target_pairs:
+        logger.warning(
+            "%s: mining stopped at %d of %d pairs after %d rounds (the pools hold too few new pairs)",
+            path.stem,
+            len(mined),
+            cfg.mining.target_pairs,
+            mined.rounds,
+        )
+    save_mined(path, mined, pool_indices, pool_vectors, fingerprint)
+    return IterationData(mined, pool_indices, pool_vectors)
+
+
 def regression_examples(
-    mined: MinedPairs,
-    pool_indices: np.ndarray,
-    pool_vectors: np.ndarray,
+    data: IterationData,
     batch_size: int,
     mined_share: float,
     rng: np.random.Generator,
@@ -68,6 +112,7 @@ def regression_examples(
     target is cos(Enc(middle), Enc(center)) from the mining step. A share ``mined_share`` are mined partners
     (either direction of a pair); the rest, half each, are the center itself (score 1) and a random encoded
     sentence of any language (its cosine)."""
+    mined, pool_indices, pool_vectors = data.mined, data.pool_indices, data.pool_vectors
     n_mined = max(1, round(batch_size * mined_share)) if len(mined) else 0
     n_self = (batch_size - n_mined) // 2
     n_random = batch_size - n_mined - n_self
@@ -165,5 +210,5 @@ def alignment_loss(
     inputs = [data.sentence_input(int(i)) for i in mined.a[rows]] + [
         data.sentence_input(int(i)) for i in mined.b[rows]
     ]
-    ids, mask = pad_batch(inputs, data.pad_id, cfg.context.max_sentence_tokens + 2)
+    ids, mask = pad_batch(inputs, data.pad_id, cfg.context.sentence_length)
     return loss_fn(EncoderOutput(embeddings=model(ids, mask), site_log_probs=None), None)

@@ -1,167 +1,136 @@
-"""Multilingual sentence vectors from monolingual documents only (paper 001), as a lingualite training mode.
+"""Multilingual sentence vectors from monolingual documents only (paper 001), as a lingualite recipe.
 
 ``train_monolingual(cfg, output)`` runs the whole method and leaves a sentence-transformers folder in ``output``:
 
 1. documents from the parallel files, each document in ONE language (:mod:`lingualite.monolingual.documents`);
-2. one shared vocabulary over all languages (``output/tokenizer``);
+2. one shared vocabulary over all languages (the shared vocabulary stage, ``output/tokenizer``);
 3. stage ``classification``: sentence-context classification (Sec. 3.1): is s coherent in the context of
    s_i (s = s_i) or not (s random)? Linear head, :class:`ContextClassificationLoss`;
 4. stages ``iteration-1`` .. ``iteration-N`` (Sec. 3.2): encode a sample of each language, mine
    pseudo-parallel pairs with CSLS over m x m blocks (:mod:`lingualite.mining`), put each mined sentence into
    its partner's context and regress their cosine (:class:`CoherenceRegressionLoss`);
-5. after every stage: the mining rule's precision on the held-out gold pairs, and validation XSR P@1 per
-   language pair (``stages.jsonl`` and the ``iterations`` table of ``monolingual_summary.json``);
-6. export (Transformer -> Pooling(mean, max)) into ``output``; the heads stay in the checkpoints.
+5. at the end of every stage: the mining rule's precision on the held-out gold pairs, and validation XSR P@1
+   per language pair (``stages.jsonl`` and the ``iterations`` table of ``summary.json``);
+6. export (Transformer -> Pooling(mean, max), at the sentence length it was validated with) into ``output``;
+   the heads stay in the checkpoints.
 
-Batches are a pure function of (seed, stage, step) and every stage checkpoints (``checkpoints/<stage>/``),
-with its mined pairs saved before its first step (``mined/<stage>.npz``), so ``--resume`` continues exactly.
+Every stage is one :class:`lingualite.training.loop.Stage` (checkpoints under ``checkpoints/<stage>/``);
+batches are a pure function of (seed, stage, step) and each iteration's mined pairs are saved before its
+first step (``mined/<stage>.npz``), so ``--resume`` continues exactly.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
-import math
 import shutil
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
-import yaml
 from safetensors.torch import load_model
-from transformers import PreTrainedTokenizerFast, get_linear_schedule_with_warmup
+from torch import nn
+from transformers import PreTrainedTokenizerFast
 
+from lingualite.config.monolingual import MonolingualConfig
+from lingualite.data.pairs import expand_files
 from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_dir, kept_log_lines, write_json, write_text
 from lingualite.losses.alignment import SentenceAlignmentLoss
 from lingualite.losses.coherence_regression import CoherenceRegressionLoss
 from lingualite.losses.context_classification import ContextClassificationLoss
-from lingualite.mining.pseudo_pairs import MinedPairs
-from lingualite.models.context_encoder import ContextEncoder, save_context_encoder
+from lingualite.models.context_encoder import ContextEncoder
 from lingualite.models.export import export_into
 from lingualite.models.model_card import ModelCard
-from lingualite.monolingual.config import MonolingualConfig, StageOptimConfig
-from lingualite.monolingual.contexts import (
-    TokenizedCorpus,
-    classification_examples,
-)
-from lingualite.monolingual.documents import MonolingualCorpus, build_monolingual_corpus
+from lingualite.monolingual.contexts import TokenizedCorpus, classification_examples
+from lingualite.monolingual.documents import build_monolingual_corpus
 from lingualite.monolingual.iteration import (
+    IterationData,
     alignment_loss,
     corpus_fingerprint,
-    load_mined,
-    mine_iteration,
-    mined_summary,
+    load_or_mine,
     regression_examples,
-    save_mined,
 )
 from lingualite.monolingual.validation import StageEvaluator
-from lingualite.run_folder import check_resume_config, open_run, set_learning_rate
-from lingualite.smoke import smoke_config
-from lingualite.tokenization import load_tokenizer, train_tokenizer
-from lingualite.training.checkpoint import list_checkpoints, load_checkpoint, save_checkpoint
-from lingualite.training.dataset import expand_files
-from lingualite.training.optimization import optimizer_step
-from lingualite.training.progress import progress_bar
+from lingualite.run_folder import RunFolder
+from lingualite.training.loop import Stage, StepOutput, run_stage
+from lingualite.training.run import RunOptions, RunResult, apply_call_options, open_recipe_run
+from lingualite.training.vocabulary import prepare_vocabulary
 
 logger = logging.getLogger(__name__)
 
 CLASSIFICATION = "classification"
 
 
-@dataclass
-class MonolingualResult:
-    output_dir: Path
-    seconds: float
-    iterations: list[dict[str, Any]] = field(default_factory=list)
-    summary: dict[str, Any] = field(default_factory=dict)
-
-
 def stage_names(cfg: MonolingualConfig) -> list[str]:
     return [CLASSIFICATION] + [f"iteration-{i}" for i in range(1, cfg.mining.iterations + 1)]
 
 
-def _prepare_tokenizer(
-    cfg: MonolingualConfig, corpus: MonolingualCorpus, out: Path, resume: bool
-) -> PreTrainedTokenizerFast:
-    if cfg.tokenizer.path:
-        return load_tokenizer(cfg.tokenizer.path)
-    folder = out / "tokenizer"
-    if resume and (folder / "tokenizer.json").exists():
-        return load_tokenizer(folder)
-    tok = cfg.tokenizer
-    texts = {lang: corpus.sentences(lang) for lang in corpus.documents}
-    tokenizer = train_tokenizer(
-        texts, tok.vocab_size, tok.kind, tok.alpha, tok.sample_size, tok.lowercase, cfg.seed
-    )
-    with atomic_dir(folder) as tmp:
-        tokenizer.save_pretrained(str(tmp))
-    return tokenizer
+def train_monolingual(cfg: MonolingualConfig, output: str | Path, **options: object) -> RunResult:
+    """Run paper 001's two stages; see the module docstring. ``options`` are
+    :class:`~lingualite.training.run.RunOptions` (``max_steps`` and ``step_scale`` apply to every stage;
+    ``stop_after`` counts the steps of this call across stages)."""
+    opts = RunOptions(**options)  # type: ignore[arg-type]
+    cfg, smoke_caps = apply_call_options(cfg, opts)
+    with open_recipe_run(cfg, output, "monolingual", opts, ("model", "vocabulary")) as (run, _):
+        return _train(cfg, run, opts, smoke_caps)
 
 
-def train_monolingual(
-    cfg: MonolingualConfig,
-    output: str | Path,
-    resume: bool = False,
-    progress: bool = True,
-    threads: int | None = None,
-    step_scale: float = 1.0,
-    allow_config_change: bool = False,
-    smoke: bool = False,
-) -> MonolingualResult:
-    """Run paper 001's two stages; see the module docstring.
+@dataclasses.dataclass
+class _Setup:
+    """What every stage of a run shares: the corpus tokenized, the model, the evaluator."""
 
-    :param resume: continue from the newest checkpoint of the latest stage begun.
-    :param threads: PyTorch CPU threads (None: one per core).
-    :param step_scale: multiply every stage's step count (e.g. 0.1 for a quick look); the schedules follow.
-    :param allow_config_change: with ``resume``, continue with a changed config (refused otherwise; the
-        model's shape and vocabulary can never change).
-    :param smoke: cap the corpus, vocabulary, steps, mining and validation (:mod:`lingualite.smoke`) for a
-        run of minutes.
-    """
-    smoke_caps = None
-    if smoke:
-        cfg, smoke_caps = smoke_config(cfg)
-    if threads is not None and threads < 1:
-        raise LinguaLiteError(f"threads must be >= 1, got {threads}")
-    if step_scale <= 0:
-        raise LinguaLiteError(f"step_scale must be > 0, got {step_scale}")
-    previous_threads = torch.get_num_threads()
-    if threads is not None:
-        torch.set_num_threads(threads)
-    try:
-        with open_run(output, "monolingual"):
-            return _train(cfg, Path(output), resume, progress, step_scale, allow_config_change, smoke_caps)
-    finally:
-        torch.set_num_threads(previous_threads)
+    train_files: list[Path]
+    tokenizer: PreTrainedTokenizerFast
+    data: TokenizedCorpus
+    model: ContextEncoder
+    evaluator: StageEvaluator
 
 
 def _train(
-    cfg: MonolingualConfig,
-    out: Path,
-    resume: bool,
-    progress: bool,
-    step_scale: float,
-    allow_config_change: bool,
-    smoke_caps: list[str] | None = None,
-) -> MonolingualResult:
-    names = stage_names(cfg)
-    started = [n for n in names if list_checkpoints(out / "checkpoints" / n)]
-    if started and not resume:
-        raise LinguaLiteError(
-            f"{out}: holds checkpoints of an earlier run; pass --resume, or choose a new --output"
-        )
-    if resume and started:  # finished stages are kept; the checkpoints need the same model and vocabulary
-        check_resume_config(
-            out / "training_config.yaml", cfg.to_dict(), allow_config_change, ("model", "tokenizer")
-        )
+    cfg: MonolingualConfig, run: RunFolder, opts: RunOptions, smoke_caps: list[str] | None
+) -> RunResult:
     t_start = time.perf_counter()
-    summary: dict[str, Any] = {"mode": "monolingual", "paper": "Wang et al., paper 001"}
+    summary: dict[str, Any] = {
+        "recipe": "monolingual",
+        "mode": "monolingual",
+        "paper": "Wang et al., paper 001",
+    }
+    setup = _set_up(cfg, run, opts, summary)
+    done_stages = run.read_stages() if opts.resume else []
+    if not done_stages:
+        run.clear_logs()
+        done_stages = [{"stage": "initial", **setup.evaluator(setup.model)}]
+        run.append_stage(done_stages[0])
+    ran, examples, train_seconds = _run_stages(cfg, run, opts, setup, done_stages)
+    names = stage_names(cfg)
+    model, tokenizer = setup.model, setup.tokenizer
+    if {row["stage"] for row in done_stages} >= set(names):  # complete: export the last stage's weights
+        load_model(model, str(run.checkpoints(names[-1])[-1] / "model.safetensors"))
+        final = {k: v for k, v in done_stages[-1].items() if k != "stage"}
+        card = ModelCard("monolingual", cfg.to_dict(), setup.train_files, final, smoke=smoke_caps)
+        export_into(run.path, lambda folder: model.save(tokenizer, folder), card)
+    seconds = time.perf_counter() - t_start
+    summary["iterations"] = done_stages
+    summary["seconds_this_call"] = round(seconds, 1)
+    summary["model"] = {
+        "layers": cfg.model.num_layers,
+        "hidden_size": cfg.model.hidden_size,
+        "pooling": cfg.model.pooling,
+        "dimension": model.output_dim,
+        "sentence_length": model.max_seq_length,
+        "vocab_size": len(tokenizer),
+        "parameters": sum(p.numel() for n, p in model.named_parameters() if n.startswith("bert.")),
+    }
+    run.write_summary(summary)
+    final_metrics = {k: v for k, v in done_stages[-1].items() if isinstance(v, float)}
+    per_second = examples / max(train_seconds, 1e-9)
+    return RunResult(run.path, ran, seconds, per_second, final_metrics, stages=done_stages, summary=summary)
 
+
+def _set_up(cfg: MonolingualConfig, run: RunFolder, opts: RunOptions, summary: dict[str, Any]) -> _Setup:
+    """Documents (one language each), the shared vocabulary, the tokenized corpus, a fresh model."""
     train_files = expand_files(cfg.data.train_files, "training")
     if cfg.data.valid_files:  # compared as resolved files: two globs may name the same file
         shared = {f.resolve() for f in train_files} & {
@@ -170,25 +139,18 @@ def _train(
         if shared:
             raise LinguaLiteError(f"validation files are also training files: {sorted(map(str, shared))}")
     corpus = build_monolingual_corpus(
-        train_files,
-        cfg.data.languages,
-        cfg.data.min_sentences,
-        cfg.data.max_sentences_per_language,
-        cfg.seed,
+        train_files, cfg.data.languages, cfg.data.min_sentences, cfg.data.max_sentences_per_language, cfg.seed
     )
     summary["corpus"] = {"per_language": corpus.counts(), "dropped": dict(corpus.dropped)}
     logger.info("monolingual documents: %s", corpus.counts())
-    tokenizer = _prepare_tokenizer(cfg, corpus, out, resume)
+    texts = lambda: {lang: corpus.sentences(lang) for lang in corpus.documents}  # noqa: E731
+    tokenizer, summary["vocabulary"] = prepare_vocabulary(cfg.vocabulary, run, texts, cfg.seed, opts.resume)
     data = TokenizedCorpus.build(corpus, tokenizer, cfg.context.max_sentence_tokens)
-    fingerprint = corpus_fingerprint(data)
-    config_path = out / "training_config.yaml"
-    if not resume:
-        shutil.rmtree(out / "mined", ignore_errors=True)
-    write_text(config_path, yaml.safe_dump(cfg.to_dict(), sort_keys=False))
-
+    if not opts.resume:
+        shutil.rmtree(run.path / "mined", ignore_errors=True)
+    run.write_config(cfg.to_dict())
     torch.manual_seed(cfg.seed)
-    encoder_cfg = dataclasses.replace(cfg.model, vocab_size=len(tokenizer))
-    model = ContextEncoder(encoder_cfg, cfg.model.pooling, pad_token_id=tokenizer.pad_token_id)
+    model = _new_model(cfg, tokenizer)
     evaluator = StageEvaluator(cfg, tokenizer)
     seen = evaluator.texts() & set(data.texts)
     summary["valid_sentences_also_in_training_documents"] = len(seen)
@@ -196,194 +158,110 @@ def _train(
         logger.info(
             "%d validation sentences also occur (as the same text) in other training documents", len(seen)
         )
-    stages_log = out / "stages.jsonl"
-    log_path = out / "metrics.jsonl"
-    done_stages: list[dict[str, Any]] = []
-    if resume and stages_log.exists():
-        done_stages = [json.loads(line) for line in stages_log.read_text().splitlines() if line.strip()]
-    else:
-        stages_log.unlink(missing_ok=True)
-        log_path.unlink(missing_ok=True)
-        initial = {"stage": "initial", **evaluator(model)}
-        done_stages.append(initial)
-        _append(stages_log, initial)
-    finished = {row["stage"] for row in done_stages}
-    ran_any = False
+    return _Setup(train_files, tokenizer, data, model, evaluator)
 
+
+def _run_stages(
+    cfg: MonolingualConfig, run: RunFolder, opts: RunOptions, setup: _Setup, done_stages: list[dict[str, Any]]
+) -> tuple[int, int, float]:
+    """Run the stages not finished yet (appending their rows to ``done_stages``), within ``stop_after``
+    steps; returns the steps, examples and training seconds of this call."""
+    model, data, evaluator = setup.model, setup.data, setup.evaluator
+    finished = {row["stage"] for row in done_stages}
+    names = stage_names(cfg)
+    fingerprint = corpus_fingerprint(data)
+    budget = opts.stop_after
+    ran = examples = 0
+    train_seconds = 0.0
     for index, name in enumerate(names):
         if name in finished:
             continue
-        optim_cfg: StageOptimConfig = cfg.classification if name == CLASSIFICATION else cfg.regression
-        steps = max(1, round(optim_cfg.steps * step_scale))
-        checkpoints = list_checkpoints(out / "checkpoints" / name)
-        if not checkpoints and index > 0:  # start from the previous stage's final weights
-            previous = list_checkpoints(out / "checkpoints" / names[index - 1])
-            if previous:
-                load_model(model, str(previous[-1] / "model.safetensors"))
-        ran_any = True
+        if budget is not None and budget <= 0:
+            break
+        if not run.checkpoints(name) and index > 0:  # start from the previous stage's final weights
+            load_model(model, str(run.checkpoints(names[index - 1])[-1] / "model.safetensors"))
         row: dict[str, Any] = {"stage": name}
-        mined = pool_indices = pool_vectors = None
+        iteration = None
         if name != CLASSIFICATION:
-            mined_path = out / "mined" / f"{name}.npz"
             t0 = time.perf_counter()
-            if mined_path.exists():
-                mined, pool_indices, pool_vectors = load_mined(mined_path, fingerprint)
-            else:
-                mined, pool_indices, pool_vectors = mine_iteration(cfg, model, data, evaluator, index)
-                if len(mined) == 0:
-                    raise LinguaLiteError(
-                        f"{name}: mining found no pairs; raise mining.sample_size or the corpus size"
-                    )
-                if len(mined) < cfg.mining.target_pairs:
-                    logger.warning(
-                        "%s: mining stopped at %d of %d pairs after %d rounds (the pools hold too few new pairs)",
-                        name,
-                        len(mined),
-                        cfg.mining.target_pairs,
-                        mined.rounds,
-                    )
-                save_mined(mined_path, mined, pool_indices, pool_vectors, fingerprint)
-            row.update(mined_summary(mined, data))
+            mined = run.path / "mined" / f"{name}.npz"
+            iteration = load_or_mine(cfg, model, data, evaluator, index, mined, fingerprint)
+            row.update(iteration.summary(data))
             row["mining_seconds"] = round(time.perf_counter() - t0, 1)
-        t0 = time.perf_counter()
-        _run_stage(
-            cfg,
-            name,
-            index,
-            steps,
-            optim_cfg,
-            model,
-            data,
-            out,
-            log_path,
-            progress,
-            mined,
-            pool_indices,
-            pool_vectors,
-            checkpoints,
-        )
-        row["train_seconds"] = round(time.perf_counter() - t0, 1)
-        row["steps"] = steps
-        row.update(evaluator(model))
+        stage = _stage(cfg, name, index, model, data, iteration, evaluator)
+        result = run_stage(stage, run, opts.resume, opts.progress, budget)
+        ran, examples = ran + result.end - result.start, examples + result.examples
+        train_seconds += result.seconds
+        if budget is not None:
+            budget -= result.end - result.start
+        if not result.finished:
+            break
+        # a stage finished by an earlier call (its row not yet written) ran no step here: validate it now
+        validated = result.metrics if result.end > result.start else evaluator(model)
+        row.update({"train_seconds": round(result.seconds, 1), "steps": stage.total_steps})
+        row.update({k: v for k, v in validated.items() if k not in _TRAINING_VALUES})
         done_stages.append(row)
-        _append(stages_log, row)
+        run.append_stage(row)
         logger.info("%s: %s", name, _brief(row))
-
-    if not ran_any:  # every stage finished in an earlier call: export the last stage's weights
-        load_model(model, str(list_checkpoints(out / "checkpoints" / names[-1])[-1] / "model.safetensors"))
-    final = {k: v for k, v in (done_stages[-1] if done_stages else {}).items() if k != "stage"}
-    card = ModelCard("monolingual", cfg.to_dict(), train_files, final, smoke=smoke_caps)
-    export_into(out, lambda folder: save_context_encoder(model, tokenizer, folder), card)
-    seconds = time.perf_counter() - t_start
-    summary["iterations"] = done_stages
-    summary["seconds_this_call"] = round(seconds, 1)
-    summary["model"] = {
-        "layers": encoder_cfg.num_layers,
-        "hidden_size": encoder_cfg.hidden_size,
-        "pooling": cfg.model.pooling,
-        "dimension": model.output_dim,
-        "vocab_size": len(tokenizer),
-        "parameters": sum(p.numel() for n, p in model.named_parameters() if n.startswith("bert.")),
-    }
-    write_json(out / "monolingual_summary.json", summary)
-    return MonolingualResult(out, seconds, done_stages, summary)
+    return ran, examples, train_seconds
 
 
-def _brief(row: dict[str, Any]) -> str:
-    """``key=value`` for a log line: overall figures only (per-pair ones are in stages.jsonl), 4 decimals."""
-    shown = {k: v for k, v in row.items() if "/" not in k and k != "stage" and not isinstance(v, dict)}
-    return " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items())
+_TRAINING_VALUES = ("loss", "lr", "accuracy", "alignment_loss")  # logged per step, not a stage's result
 
 
-def _append(path: Path, row: dict[str, Any]) -> None:
-    with path.open("a") as fh:
-        fh.write(json.dumps(row) + "\n")
+def _new_model(cfg: MonolingualConfig, tokenizer: PreTrainedTokenizerFast) -> ContextEncoder:
+    shape = dataclasses.replace(cfg.model, vocab_size=len(tokenizer))
+    return ContextEncoder(
+        shape, cfg.model.pooling, tokenizer.pad_token_id, sentence_length=cfg.context.sentence_length
+    )
 
 
-def _run_stage(
+def _stage(
     cfg: MonolingualConfig,
     name: str,
     index: int,
-    steps: int,
-    optim_cfg: StageOptimConfig,
     model: ContextEncoder,
     data: TokenizedCorpus,
-    out: Path,
-    log_path: Path,
-    progress: bool,
-    mined: MinedPairs | None,
-    pool_indices: np.ndarray | None,
-    pool_vectors: np.ndarray | None,
-    checkpoints: list[Path],
-) -> None:
-    optimizer = torch.optim.Adam(model.parameters(), lr=optim_cfg.lr)
-    scheduler = get_linear_schedule_with_warmup(optimizer, round(optim_cfg.warmup_ratio * steps), steps)
-    start = load_checkpoint(checkpoints[-1], model, optimizer, scheduler) if checkpoints else 0
-    if start and scheduler.base_lrs[0] != optim_cfg.lr:  # resumed with --allow-config-change and a new lr
-        set_learning_rate(optimizer, scheduler, optim_cfg.lr)
-    if start == 0:  # dropout noise of a stage depends on (seed, stage) only, resumed or not
-        torch.manual_seed(cfg.seed * 1000 + index)
-    elif log_path.exists():  # drop this stage's log lines after the checkpoint we continue from
-        rows = [json.loads(line) for line in kept_log_lines(log_path, 10**12)]
-        kept = [r for r in rows if r.get("stage") != name or r["step"] <= start]
-        write_text(log_path, "".join(json.dumps(r) + "\n" for r in kept))
-    classify = name == CLASSIFICATION
-    loss_fn = ContextClassificationLoss() if classify else CoherenceRegressionLoss()
-    save_every = max(1, math.ceil(steps / 4))
+    iteration: IterationData | None,
+    evaluator: StageEvaluator,
+) -> Stage:
+    """Stage ``name``: its batches (a pure function of seed, stage and step), loss and optimiser settings."""
+    classify = iteration is None
+    optim = cfg.classification if classify else cfg.regression
     window, max_len = cfg.context.window, cfg.model.max_seq_length
     same_language = cfg.context.negatives == "same_language"
+    loss_fn = ContextClassificationLoss() if classify else CoherenceRegressionLoss()
     align_fn = None
     if not classify and cfg.regression.alignment_weight > 0:
         align_fn = SentenceAlignmentLoss("cosine", cfg.regression.alignment_scale)
-    aligned: list[float] = []
-    model.train()
-    running: list[float] = []
-    with progress_bar(name, progress) as bar:
-        task = bar.add_task(name, total=steps, completed=start, info="")
-        for step in range(start, steps):
-            rng = np.random.default_rng([cfg.seed, index, step])
-            if classify:
-                batch = classification_examples(data, optim_cfg.batch_size, rng, same_language)
-            else:
-                assert mined is not None and pool_indices is not None and pool_vectors is not None
-                batch = regression_examples(
-                    mined,
-                    pool_indices,
-                    pool_vectors,
-                    optim_cfg.batch_size,
-                    cfg.regression.mined_share,
-                    rng,
-                    cfg.regression.random_score,
-                )
-            ids, mask, target = batch.tensors(data, window, max_len)
-            predicted = model.classify(ids, mask) if classify else model.regress(ids, mask)
-            loss = loss_fn(predicted, target)
-            if align_fn is not None:
-                assert mined is not None
-                alignment = alignment_loss(model, align_fn, data, mined, optim_cfg.batch_size, rng, cfg)
-                aligned.append(alignment.item())
-                loss = loss + cfg.regression.alignment_weight * alignment
-            value = loss.item()
-            if not math.isfinite(value):
-                raise LinguaLiteError(
-                    f"{name}: loss became {value} at step {step + 1}; lower the learning rate"
-                )
-            loss.backward()
-            optimizer_step(model.parameters(), optimizer, scheduler, optim_cfg.grad_clip)
-            running.append(value)
-            done = step + 1
-            if done % 20 == 0 or done == steps:
-                record: dict[str, Any] = {"stage": name, "step": done, "loss": float(np.mean(running))}
-                if classify:
-                    record["accuracy"] = float(((predicted.detach() > 0).float() == target).float().mean())
-                if aligned:
-                    record["alignment_loss"] = float(np.mean(aligned))
-                running.clear()
-                aligned.clear()
-                _append(log_path, record)
-                bar.update(task, info=f"loss={record['loss']:.4f}")
-            if done % save_every == 0 or done == steps:
-                save_checkpoint(
-                    out / "checkpoints" / name, done, model, optimizer, scheduler, {"stage": name}
-                )
-            bar.update(task, completed=done)
+
+    def step_fn(step: int, _: nn.Module) -> StepOutput:
+        rng = np.random.default_rng([cfg.seed, index, step])
+        if iteration is None:
+            batch = classification_examples(data, optim.batch_size, rng, same_language)
+        else:
+            batch = regression_examples(
+                iteration, optim.batch_size, cfg.regression.mined_share, rng, cfg.regression.random_score
+            )
+        ids, mask, target = batch.tensors(data, window, max_len)
+        predicted = model.classify(ids, mask) if classify else model.regress(ids, mask)
+        loss = loss_fn(predicted, target)
+        parts: dict[str, float] = {}
+        if classify:
+            parts["accuracy"] = float(((predicted.detach() > 0).float() == target).float().mean())
+        if align_fn is not None and iteration is not None:
+            alignment = alignment_loss(model, align_fn, data, iteration.mined, optim.batch_size, rng, cfg)
+            parts["alignment_loss"] = alignment.item()
+            loss = loss + cfg.regression.alignment_weight * alignment
+        return StepOutput(loss, parts, optim.batch_size)
+
+    # dropout noise of a stage depends on (seed, stage) only, resumed or not
+    return Stage(
+        model, step_fn, optim, int(optim.max_steps), evaluator, name=name, seed=cfg.seed * 1000 + index
+    )
+
+
+def _brief(row: dict[str, Any]) -> str:
+    """``key=value`` for a log line: overall figures only (per-pair ones are in stages.jsonl), 4 digits."""
+    shown = {k: v for k, v in row.items() if "/" not in k and k != "stage" and not isinstance(v, dict)}
+    return " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items())

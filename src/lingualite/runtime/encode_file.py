@@ -42,7 +42,7 @@ def encode_file(
     chunk: int = CHUNK,
 ) -> EncodedFile:
     """Write ``encoder``'s float32 vectors of every line of ``input`` to ``output`` (``.npy``), atomically."""
-    from lingualite.evaluation.base import fit_encoder
+    from lingualite.encoders.base import fit_encoder
 
     input, output = Path(input), Path(output)
     lines: list[str] | None = None

@@ -13,14 +13,19 @@ from pathlib import Path
 import numpy as np
 
 from lingualite.errors import LinguaLiteError
+from lingualite.system import available_cpus
 
-__all__ = ["OnnxEncoder", "onnx_graph_of"]
+__all__ = ["FP32_FILE", "INT8_FILE", "META_FILE", "ONNX_DIR", "OnnxEncoder", "onnx_graph_of"]
+
+# The files that `lingualite export` (:mod:`lingualite.runtime.onnx_export`) adds to a model folder.
+ONNX_DIR = "onnx"
+FP32_FILE = "encoder.onnx"
+INT8_FILE = "encoder_int8.onnx"
+META_FILE = "lingualite_onnx.json"
 
 
 def onnx_graph_of(folder: str | Path, int8: bool = False) -> Path:
     """The exported graph of ``folder`` (``onnx/encoder.onnx`` or ``onnx/encoder_int8.onnx``), checked."""
-    from lingualite.runtime.onnx_export import FP32_FILE, INT8_FILE, ONNX_DIR
-
     path = Path(folder) / ONNX_DIR / (INT8_FILE if int8 else FP32_FILE)
     if not path.is_file():
         how = " --quantize int8" if int8 else ""
@@ -31,7 +36,7 @@ def onnx_graph_of(folder: str | Path, int8: bool = False) -> Path:
 
 
 class OnnxEncoder:
-    """Sentence vectors from an exported ONNX graph (the :class:`~lingualite.evaluation.encoders.Encoder`
+    """Sentence vectors from an exported ONNX graph (the :class:`~lingualite.encoders.base.Encoder`
     protocol).
 
     :param folder: the exported folder (its ``tokenizer.json`` is used).
@@ -53,8 +58,6 @@ class OnnxEncoder:
     ) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
-
-        from lingualite.evaluation.encoders import available_cpus
 
         self.folder = Path(folder)
         self.graph = Path(graph) if graph is not None else onnx_graph_of(self.folder)
@@ -113,8 +116,6 @@ class OnnxEncoder:
 
 
 def _max_seq_length(folder: Path) -> int:
-    from lingualite.runtime.onnx_export import META_FILE, ONNX_DIR
-
     for path, key in (
         (folder / ONNX_DIR / META_FILE, "max_seq_length"),
         (folder / "sentence_bert_config.json", "max_seq_length"),

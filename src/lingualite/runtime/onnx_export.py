@@ -11,7 +11,8 @@ folder keeps the safetensors files, so ``SentenceTransformer(folder)`` still loa
 
 Layout of the output folder: every file of the source model, plus ``onnx/encoder.onnx``,
 ``onnx/encoder_int8.onnx`` (with ``--quantize int8``) and ``onnx/lingualite_onnx.json`` (inputs, output,
-truncation length, whether vectors are normalised, parity measured at export).
+truncation length, whether vectors are normalised, parity measured at export). The file names are defined
+by the reader of the folder, :mod:`lingualite.runtime.onnx_encoder`.
 """
 
 from __future__ import annotations
@@ -30,11 +31,8 @@ from torch import nn
 
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_dir, check_not_input
+from lingualite.runtime.onnx_encoder import FP32_FILE, INT8_FILE, META_FILE, ONNX_DIR, OnnxEncoder
 
-ONNX_DIR = "onnx"
-FP32_FILE = "encoder.onnx"
-INT8_FILE = "encoder_int8.onnx"
-META_FILE = "lingualite_onnx.json"
 OPSET = 17
 INT8_WARN_BELOW = 0.99
 logger = logging.getLogger(__name__)
@@ -246,8 +244,6 @@ def _quantize(source: Path, target: Path) -> None:
 
 
 def _parity(graph: Path, folder: Path, reference: np.ndarray, max_len: int) -> float:
-    from lingualite.runtime.onnx_encoder import OnnxEncoder
-
     vectors = OnnxEncoder(folder, graph=graph, max_seq_length=max_len, threads=1).encode(PARITY_SENTENCES)
     a = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     b = reference / np.maximum(np.linalg.norm(reference, axis=1, keepdims=True), 1e-12)

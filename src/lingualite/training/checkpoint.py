@@ -7,7 +7,6 @@ plain containers (no arbitrary pickled objects), so a checkpoint from elsewhere 
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -16,8 +15,7 @@ import torch
 from safetensors.torch import load_model, save_model
 
 from lingualite.io_utils import atomic_dir
-
-_STEP_DIR = re.compile(r"^step-(\d+)$")
+from lingualite.run_folder import list_checkpoints
 
 
 def save_checkpoint(
@@ -45,16 +43,6 @@ def save_checkpoint(
     for old in list_checkpoints(directory)[:-keep]:
         shutil.rmtree(old, ignore_errors=True)
     return target
-
-
-def list_checkpoints(directory: Path) -> list[Path]:
-    """Complete checkpoints in step order (half-written ones never carry the final name)."""
-    if not directory.is_dir():
-        return []
-    found = [
-        (int(m.group(1)), p) for p in directory.iterdir() if (m := _STEP_DIR.match(p.name)) and p.is_dir()
-    ]
-    return [p for _, p in sorted(found)]
 
 
 def load_checkpoint(

@@ -1,4 +1,4 @@
-"""Packaged, offline baselines behind the :class:`~lingualite.evaluation.encoders.Encoder` protocol.
+"""Packaged, offline baselines behind the :class:`~lingualite.encoders.base.Encoder` protocol.
 
 =============  ==========================================================  =====  ========================
 name           model (PyPI package)                                        dim    languages
@@ -28,14 +28,11 @@ from types import ModuleType
 
 import numpy as np
 
+from lingualite.encoders.base import Encoder
+from lingualite.encoders.folder import SentenceTransformerEncoder
+from lingualite.encoders.tfidf import TfidfEncoder
 from lingualite.errors import LinguaLiteError
-from lingualite.evaluation.encoders import (
-    Encoder,
-    SentenceTransformerEncoder,
-    TfidfEncoder,
-    available_cpus,
-    load_encoder,
-)
+from lingualite.system import available_cpus
 
 __all__ = [
     "BASELINES",
@@ -43,7 +40,6 @@ __all__ = [
     "MissingBaselineError",
     "PACKAGES_OF",
     "UseMultilingualEncoder",
-    "load_encoder",
     "minilm",
 ]
 

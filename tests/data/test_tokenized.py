@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lingualite.training.dataset import BucketedBatches, RaggedIds
+from lingualite.data.tokenized import BucketedBatches, RaggedIds
 
 
 def test_ragged_ids_round_trip_and_concat() -> None:
@@ -28,8 +28,8 @@ def test_batches_are_deterministic_full_and_within_one_group() -> None:
 def test_a_file_without_pairs_is_named(tmp_path) -> None:
     import pytest as _pytest
 
+    from lingualite.data.pairs import read_pairs
     from lingualite.errors import LinguaLiteError
-    from lingualite.training.dataset import read_pairs
 
     empty = tmp_path / "en-fr" / "train.tsv"
     empty.parent.mkdir()

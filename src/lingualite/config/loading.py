@@ -1,8 +1,14 @@
-"""Configs are data: YAML files validated into typed dataclasses, with errors that name the bad key."""
+"""Configs are data: YAML files validated into typed dataclasses, with errors that name the bad key.
+
+Also where a config file is found (a path or a shipped name), how ``{data_dir}`` in its paths is resolved, and
+how keys renamed since an earlier release are read (:data:`RENAMED_KEYS`), so old YAML files and the configs
+saved in old run folders still load.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import math
 import os
 import types
@@ -15,6 +21,7 @@ import yaml
 from lingualite.errors import ConfigError
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 
 def from_dict(cls: type[T], data: dict[str, Any] | None, where: str) -> T:
@@ -148,3 +155,73 @@ def with_data_dir(obj: T, data_dir: str | Path | None = None) -> T:
 
     resolve(obj)
     return obj
+
+
+BUILTIN_CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+
+
+def resolve_config_path(name_or_path: str | Path) -> Path:
+    """A path to a YAML file, or the name of a shipped config (``quickstart``, ``paper``, ``distill``, ...)."""
+    path = Path(name_or_path)
+    if path.is_file():
+        return path
+    builtin = BUILTIN_CONFIGS / f"{name_or_path}.yaml"
+    if builtin.exists():
+        return builtin
+    shipped = sorted(p.stem for p in BUILTIN_CONFIGS.glob("*.yaml"))
+    raise ConfigError(f"{name_or_path}: no such config file, and not a shipped config ({', '.join(shipped)})")
+
+
+# Keys renamed when the three recipes got one set of shared sections (old -> new, applied in order; a
+# section rename first). Old files keep loading, with one warning per renamed key.
+RENAMED_KEYS: dict[str, tuple[tuple[str, str], ...]] = {
+    "parallel": (
+        ("tokenizer", "vocabulary"),
+        ("vocabulary.vocab_size", "vocabulary.size"),
+        ("data.valid_xsr_pairs", "data.valid_pairs"),
+        ("optim.seed", "seed"),
+    ),
+    "distill": (
+        ("optim.seed", "seed"),
+        ("data.max_seq_length", "student.max_seq_length"),
+    ),
+    "monolingual": (
+        ("tokenizer", "vocabulary"),
+        ("vocabulary.vocab_size", "vocabulary.size"),
+        ("classification.steps", "classification.max_steps"),
+        ("regression.steps", "regression.max_steps"),
+    ),
+}
+
+
+def _pop(data: dict[str, Any], dotted: str) -> tuple[bool, Any]:
+    *parents, key = dotted.split(".")
+    node: Any = data
+    for part in parents:
+        node = node.get(part) if isinstance(node, dict) else None
+    if isinstance(node, dict) and key in node:
+        return True, node.pop(key)
+    return False, None
+
+
+def migrate_keys(data: dict[str, Any], mode: str, where: str) -> dict[str, Any]:
+    """``data`` (a parsed config mapping, not changed) with keys renamed since an earlier release moved to
+    their new names; both names given is an error naming them."""
+    data = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
+    for old, new in RENAMED_KEYS.get(mode, ()):
+        found, value = _pop(data, old)
+        if not found:
+            continue
+        *parents, key = new.split(".")
+        node = data
+        for part in parents:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise ConfigError(f"{where}.{part} must be a mapping")
+        if key in node:
+            raise ConfigError(
+                f"{where}: both {old} and {new} are set; {old} is the old name of {new}, keep one"
+            )
+        node[key] = value
+        logger.warning("%s: %s is now called %s (read as such)", where, old, new)
+    return data

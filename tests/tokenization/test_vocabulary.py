@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lingualite.distill.vocabulary import build_vocabulary, sample_for_vocabulary
 from lingualite.tokenization import SPECIAL_TOKENS
+from lingualite.tokenization.vocabulary import build_vocabulary, sample_for_vocabulary
 
 SIZES = {"en": 8000, "fr": 2000, "de": 500, "es": 125}
 

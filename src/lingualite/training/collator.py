@@ -9,37 +9,15 @@ sparse: (row, token, weight) triplets, never a (2B, V) dense matrix.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 import torch
 from transformers import PreTrainedTokenizerBase
 
-from lingualite.models.dual_encoder import POOLED_SITE
+from lingualite.models.batch import POOLED_SITE, PairBatch
 
 Masking = Literal["none", "single", "bert"]
 BagWeighting = Literal["unique", "frequency"]
-
-
-@dataclass
-class PairBatch:
-    """Tensors for one step. Rows 0..B-1 hold side a, rows B..2B-1 side b; row r's partner is (r + B) % 2B."""
-
-    input_ids: torch.Tensor  # (2B, T) with [MASK] substituted at masked positions
-    attention_mask: torch.Tensor  # (2B, T)
-    site_rows: torch.Tensor  # (S,) row of each prediction site
-    site_cols: torch.Tensor  # (S,) column of the site, or POOLED_SITE for the mean-pooled state
-    site_labels: torch.Tensor  # (S,) original token at a masked site, -100 at a pooled site
-    bag_rows: torch.Tensor  # (K,) row whose translation contains the token
-    bag_tokens: torch.Tensor  # (K,)
-    bag_weights: torch.Tensor  # (K,) q of Eq. 3; sums to 1 per row
-
-    @property
-    def num_pairs(self) -> int:
-        return self.input_ids.shape[0] // 2
-
-    def to(self, device: torch.device | str) -> PairBatch:
-        return PairBatch(**{f.name: getattr(self, f.name).to(device) for f in fields(self)})
 
 
 class PairCollator:

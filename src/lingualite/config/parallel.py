@@ -1,0 +1,76 @@
+"""The config of the parallel recipe (paper 000): the dual encoder on parallel pairs, UGT + alignment +
+similarity. Shipped: ``quickstart`` (minutes on a CPU) and ``paper`` (the paper's size).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+from lingualite.config.encoder import EncoderConfig
+from lingualite.config.loading import Range
+from lingualite.config.sections import PairDataConfig, PairOptimConfig, RecipeConfig, VocabularyConfig
+from lingualite.errors import ConfigError
+
+GENERATIVE_OBJECTIVES = ("mlm", "smlm", "xtr", "ugt", "mlm_xtr")
+"""The generative tasks of paper 000 (Table 6); :mod:`lingualite.losses` implements one per file."""
+
+
+@dataclass
+class ObjectiveConfig:
+    """Which generative task and how the three parts are weighted (paper: UGT, weights 1:2:2).
+
+    :param generative: ``ugt`` | ``smlm`` | ``xtr`` | ``mlm`` | ``mlm_xtr`` | ``none``.
+    :param similarity: score of the sentence-level losses: ``dot`` (paper) or ``cosine`` (scaled by ``scale``).
+    """
+
+    RANGES: ClassVar[dict[str, Range]] = {"scale": (0, None, True)}
+
+    generative: str = "ugt"
+    generative_weight: float = 1.0
+    alignment_weight: float = 2.0
+    similarity_weight: float = 2.0
+    similarity: Literal["dot", "cosine"] = "dot"
+    scale: float = 20.0
+    bag: Literal["unique", "frequency"] = "unique"
+
+    def validate(self) -> None:
+        if self.generative not in (*GENERATIVE_OBJECTIVES, "none"):
+            raise ConfigError(
+                f"objective.generative must be one of {sorted(GENERATIVE_OBJECTIVES) + ['none']}, "
+                f"got {self.generative!r}"
+            )
+        if self.similarity not in ("dot", "cosine"):
+            raise ConfigError(f"objective.similarity must be 'dot' or 'cosine', got {self.similarity!r}")
+        if self.bag not in ("unique", "frequency"):
+            raise ConfigError(f"objective.bag must be 'unique' or 'frequency', got {self.bag!r}")
+        if min(self.generative_weight, self.alignment_weight, self.similarity_weight) < 0:
+            raise ConfigError("objective weights must be >= 0")
+
+
+@dataclass
+class ParallelOptimConfig(PairOptimConfig):
+    """Paper 000: lr 1e-3, batch 128, dropout 0.1.
+
+    :param batch_by_file: every batch comes from one training file (one language pair), so in-batch negatives
+        share the positive's languages.
+    """
+
+    batch_by_file: bool = True
+
+
+@dataclass
+class ParallelConfig(RecipeConfig):
+    """``mode: parallel`` (the default mode of a config without ``mode``)."""
+
+    mode: Literal["parallel"] = "parallel"
+    seed: int = 0
+    data: PairDataConfig = field(default_factory=PairDataConfig)
+    vocabulary: VocabularyConfig = field(default_factory=VocabularyConfig)
+    model: EncoderConfig = field(default_factory=EncoderConfig)
+    objective: ObjectiveConfig = field(default_factory=ObjectiveConfig)
+    optim: ParallelOptimConfig = field(default_factory=ParallelOptimConfig)
+
+
+TrainingConfig = ParallelConfig
+"""The old name of :class:`ParallelConfig`."""

@@ -1,0 +1,125 @@
+"""Sentence-transformers folders as encoders: lingualite's own models and any other such folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from lingualite.run_folder import RunFolder
+from lingualite.system import available_cpus
+
+__all__ = ["SentenceTransformerEncoder", "model_folder_bytes"]
+
+
+# Files of a model folder that loading does not need: documentation, a lingualite run's files beside the
+# model, and training artefacts of other tools.
+_NOT_MODEL_FILES = {
+    "README.md",
+    "lingualite_checksums.json",
+    *RunFolder.FILES,
+    "results.json",
+    "results.md",
+    "data_config.json",
+    "train_script.py",
+    ".gitattributes",
+}
+
+
+def model_folder_bytes(path: str | Path) -> int:
+    """Bytes of the files sentence-transformers loads from ``path``.
+
+    The folders named in ``modules.json`` are summed non-recursively (so ``checkpoints/`` and a spare
+    ``tokenizer/`` folder of a lingualite run are not counted), documentation/training files are left out,
+    and ``pytorch_model.bin`` is left out when ``model.safetensors`` (which is what gets loaded) is there.
+    """
+    path = Path(path)
+    modules = json.loads((path / "modules.json").read_text())
+    folders = {path / m.get("path", "") for m in modules} | {path}
+    total = 0
+    for folder in folders:
+        if not folder.is_dir():  # modules without files (e.g. Normalize) name a folder that does not exist
+            continue
+        names = {f.name for f in folder.iterdir() if f.is_file()}
+        for name in names:
+            if name in _NOT_MODEL_FILES or name.startswith("."):
+                continue
+            if name == "pytorch_model.bin" and "model.safetensors" in names:
+                continue
+            total += (folder / name).stat().st_size
+    return total
+
+
+class SentenceTransformerEncoder:
+    """Any sentence-transformers folder, lingualite's own models included.
+
+    :param threads: torch intra-op threads (``torch.set_num_threads``, process-wide); default: all cores
+        available to the process.
+    :param name: label for reports; default: the folder's name.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        batch_size: int = 128,
+        threads: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        import torch
+
+        from lingualite.models.loading import load_sentence_transformer
+
+        path = Path(path)
+        self.threads = threads or available_cpus()
+        if torch.get_num_threads() != self.threads:
+            torch.set_num_threads(self.threads)
+        self.model = load_sentence_transformer(path)  # checked: one-line errors, safetensors only
+        self.path = path
+        self.name = name or path.resolve().name
+        self.batch_size = batch_size
+        self.last_unknown = (0.0, 0)  # see unknown_report()
+
+    @property
+    def dimension(self) -> int:
+        # sentence-transformers >= 6 renamed the method (the old name warns); 3.x-5.x only have the old one
+        get = (
+            getattr(self.model, "get_embedding_dimension", None)
+            or self.model.get_sentence_embedding_dimension
+        )
+        return int(get())
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if len(texts) == 0:  # sentence-transformers returns shape (0,) here
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        try:
+            vectors = self.model.encode(
+                texts, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+            )
+        except (ValueError, AttributeError, KeyError, IndexError, TypeError, RuntimeError) as exc:
+            # A folder that loads but cannot encode has damaged module settings (e.g. sentence_bert_config)
+            from lingualite.models.loading import ModelFolderError
+
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise ModelFolderError(self.path, f"loads but cannot encode ({first})") from exc
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[0] != len(texts) or not np.isfinite(vectors).all():
+            from lingualite.models.loading import ModelFolderError
+
+            raise ModelFolderError(self.path, f"gives vectors of shape {vectors.shape} or non-finite values")
+        return vectors
+
+    def unknown_report(self, texts: list[str]) -> tuple[float, int]:
+        """(share of tokens unknown to the vocabulary, sentences made only of unknown tokens) for ``texts``."""
+        from lingualite.models.loading import unknown_token_share
+
+        self.last_unknown = unknown_token_share(getattr(self.model, "tokenizer", None), texts)
+        return self.last_unknown
+
+    def num_parameters(self) -> int:
+        """All parameters of the loaded modules (embeddings included)."""
+        return int(sum(p.numel() for p in self.model.parameters()))
+
+    def size_on_disk_bytes(self) -> int:
+        """See :func:`model_folder_bytes`."""
+        return model_folder_bytes(self.path)

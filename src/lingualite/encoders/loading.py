@@ -1,0 +1,47 @@
+"""One name for every encoder: :func:`load_encoder` resolves a model spec to an :class:`Encoder`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lingualite.encoders.base import Encoder
+from lingualite.encoders.baselines import BASELINES
+from lingualite.encoders.folder import SentenceTransformerEncoder
+from lingualite.encoders.spec import split_runtime
+
+__all__ = ["load_encoder"]
+
+
+def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encoder:
+    """A baseline by name (``tfidf``, ``minilm``, ``use-m``, ``e5-small``), a sentence-transformers folder, or
+    ``onnx:FOLDER`` / ``onnx-int8:FOLDER`` (the ONNX graphs that ``lingualite export`` wrote into FOLDER, run
+    by onnxruntime: :class:`lingualite.runtime.onnx_encoder.OnnxEncoder`), or ``static:FOLDER`` (a model2vec /
+    ``StaticEmbedding`` folder in numpy: :class:`lingualite.runtime.static_encoder.StaticEncoder`).
+
+    :param threads: CPU threads for the encoder; default: all cores available to the process.
+    :raises lingualite.models.loading.ModelFolderError: neither a baseline name nor an existing folder (the
+        message lists the names), or a folder that cannot be loaded (the message says why).
+    :raises lingualite.encoders.baselines.MissingBaselineError: the baseline's package is not installed.
+    """
+    key = str(name_or_path)
+    if key in BASELINES:
+        return BASELINES[key](threads=threads)
+    runtime, rest = split_runtime(key)
+    if runtime is not None:  # onnx:FOLDER / onnx-int8:FOLDER (`lingualite export`), static:FOLDER
+        if not Path(rest).exists():
+            from lingualite.models.loading import ModelFolderError
+
+            raise ModelFolderError(Path(rest), "does not exist")
+        if runtime == "static":
+            from lingualite.runtime.static_encoder import StaticEncoder
+
+            return StaticEncoder(rest)
+        from lingualite.runtime.onnx_encoder import OnnxEncoder, onnx_graph_of
+
+        return OnnxEncoder(rest, graph=onnx_graph_of(rest, int8=runtime == "onnx-int8"), threads=threads)
+    path = Path(name_or_path)
+    if not path.exists():
+        from lingualite.models.loading import ModelFolderError
+
+        raise ModelFolderError(path, f"does not exist (and is not a baseline name: {', '.join(BASELINES)})")
+    return SentenceTransformerEncoder(path, threads=threads)

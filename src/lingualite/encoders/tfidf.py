@@ -1,0 +1,51 @@
+"""The lexical baseline: character n-gram TF-IDF (scikit-learn), fitted on the texts it encodes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scipy import sparse
+
+__all__ = ["TfidfEncoder"]
+
+
+class TfidfEncoder:
+    """TF-IDF over character n-grams (1-4, within word boundaries), L2-normalised: the lexical baseline.
+
+    It is fitted on the texts it is asked to encode together (both sides of the evaluation file), which is
+    how a user would apply it; it needs no training data and shares n-grams across related languages.
+    """
+
+    name = "tfidf"
+
+    def __init__(self, ngram_range: tuple[int, int] = (1, 4)) -> None:
+        self.ngram_range = ngram_range
+        self._vectorizer = None
+
+    @property
+    def dimension(self) -> int:
+        """Vocabulary size once fitted, 0 before."""
+        return 0 if self._vectorizer is None else len(self._vectorizer.vocabulary_)
+
+    def fit(self, texts: list[str]) -> TfidfEncoder:
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        self._vectorizer = TfidfVectorizer(
+            analyzer="char_wb", ngram_range=self.ngram_range, sublinear_tf=True
+        )
+        self._vectorizer.fit(texts)
+        return self
+
+    def encode(self, texts: list[str]) -> sparse.csr_matrix:
+        if self._vectorizer is None:
+            raise RuntimeError("TfidfEncoder.fit must be called before encode")
+        return self._vectorizer.transform(texts)
+
+    def num_parameters(self) -> int | None:
+        """The learned IDF weights (one per vocabulary entry) once fitted; None before."""
+        return None if self._vectorizer is None else len(self._vectorizer.idf_)
+
+    def size_on_disk_bytes(self) -> None:
+        """Nothing is stored: the vectorizer is fitted on the evaluation texts themselves."""
+        return None

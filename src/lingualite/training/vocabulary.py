@@ -1,0 +1,94 @@
+"""The vocabulary stage every recipe starts with: a given tokenizer, the run's own (reused on resume, or when
+its recorded settings match), or a new one trained on the training text with smoothed language sampling
+(:func:`lingualite.tokenization.vocabulary.build_vocabulary`), written to ``OUTPUT/tokenizer``.
+
+Under torchrun the main rank trains it and the others wait, then load it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from transformers import PreTrainedTokenizerFast
+
+from lingualite.config.sections import VocabularyConfig
+from lingualite.data.pairs import expand_files, read_pairs
+from lingualite.io_utils import atomic_dir
+from lingualite.run_folder import RunFolder
+from lingualite.tokenization import load_tokenizer
+from lingualite.tokenization.vocabulary import build_vocabulary
+from lingualite.training.distributed import DistributedContext
+from lingualite.training.progress import phase
+
+RECORD = "lingualite_vocabulary.json"
+Texts = Mapping[str, Sequence[str]]
+
+
+def pair_texts(vocabulary: VocabularyConfig, train_files: list[str]) -> Callable[[], Texts]:
+    """The sentences per language of ``vocabulary.files`` (default: the training files, all their pairs)."""
+    return lambda: read_pairs(expand_files(vocabulary.files or train_files, "vocabulary")).texts
+
+
+def prepare_vocabulary(
+    vocabulary: VocabularyConfig,
+    run: RunFolder,
+    texts: Callable[[], Texts],
+    seed: int,
+    resume: bool,
+    ctx: DistributedContext | None = None,
+    show: bool = True,
+) -> tuple[PreTrainedTokenizerFast, dict[str, Any]]:
+    """The run's tokenizer and what was done (for the summary); ``texts`` is only called to train one."""
+    ctx = ctx or DistributedContext()
+    if vocabulary.path:
+        tokenizer = load_tokenizer(vocabulary.path)
+        return tokenizer, {"path": vocabulary.path, "size": len(tokenizer)}
+    folder = run.tokenizer_dir
+    info: dict[str, Any] = {}
+    if ctx.is_main:  # the other ranks decide nothing: they wait for the main rank's folder, then load it
+        info = _reuse_or_train(vocabulary, run, texts, seed, resume, show)
+    ctx.barrier()
+    return load_tokenizer(folder), info
+
+
+def _reuse_or_train(
+    vocabulary: VocabularyConfig,
+    run: RunFolder,
+    texts: Callable[[], Texts],
+    seed: int,
+    resume: bool,
+    show: bool,
+) -> dict[str, Any]:
+    folder, record_path = run.tokenizer_dir, run.tokenizer_dir / RECORD
+    settings = {**asdict(vocabulary), "seed": seed}
+    if (folder / "tokenizer.json").exists():
+        record = json.loads(record_path.read_text()) if record_path.exists() else {}
+        if resume or record.get("settings") == settings:
+            return {**record.get("summary", {}), "reused": True}
+    with phase(f"vocabulary: {vocabulary.kind} {vocabulary.size:,}", show):
+        by_language = texts()
+        tokenizer, sample = build_vocabulary(
+            by_language,
+            vocabulary.size,
+            vocabulary.kind,
+            vocabulary.alpha,
+            vocabulary.sample_size,
+            vocabulary.lowercase,
+            seed,
+        )
+    info = {
+        "kind": vocabulary.kind,
+        "size": len(tokenizer),
+        "requested_size": vocabulary.size,
+        "alpha": vocabulary.alpha,
+        "sentences_per_language": sample.counts,
+        "distinct_sentences_per_language": {lang: len(t) for lang, t in by_language.items()},
+        "shares": {lang: round(s, 4) for lang, s in sample.shares.items()},
+    }
+    with atomic_dir(folder) as tmp:
+        tokenizer.save_pretrained(str(tmp))
+        (tmp / RECORD).write_text(json.dumps({"settings": settings, "summary": info}))
+    return info
