@@ -18,7 +18,6 @@ and finished evaluations (``OUT/report/parts``).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -44,7 +43,9 @@ TASKS = ("xsr", "sts", "ir", "efficiency")
 
 
 def distill_variant(name: str, out: Path, steps: int, cache: Path, threads: int | None) -> Path:
-    from lingualite.distill import distill, load_distill_config
+    from lingualite.config import load_distill_config
+    from lingualite.distill.train import train_distill
+    from lingualite.run_folder import RunFolder
 
     folder = out / "students" / name
     if (folder / "modules.json").exists():
@@ -60,8 +61,8 @@ def distill_variant(name: str, out: Path, steps: int, cache: Path, threads: int 
     cfg.optim.eval_every = steps
     print(f"{name}: distilling ({vocab} tokens, {layers} x {hidden}, {steps} steps)", flush=True)
     t0 = time.perf_counter()
-    resume = (folder / "checkpoints").is_dir()
-    distill(cfg, folder, resume=resume, progress=sys.stderr.isatty(), threads=threads)
+    resume = RunFolder(folder).has_checkpoints()
+    train_distill(cfg, folder, resume=resume, progress=sys.stderr.isatty(), threads=threads)
     print(f"{name}: done in {time.perf_counter() - t0:.0f} s", flush=True)
     return folder
 
@@ -73,6 +74,8 @@ def _summary(task: str, metrics: dict[str, Any] | None) -> float | None:
 
 
 def build_rows(report: dict[str, Any], students: dict[str, Path], teacher: str) -> list[dict[str, Any]]:
+    from lingualite.run_folder import RunFolder
+
     rows = []
     models = report["models"]
     eff_teacher = models[teacher]["efficiency"]["sentences_per_second"]
@@ -82,7 +85,7 @@ def build_rows(report: dict[str, Any], students: dict[str, Path], teacher: str) 
         ir = results.get("ir/libreoffice-index")
         shape = VARIANTS.get(name)
         if name in students:
-            summary = json.loads((students[name] / "distill_summary.json").read_text())
+            summary = RunFolder(students[name]).read_summary() or {}
             train_s = summary.get("seconds", {}).get("train")
         else:
             train_s = None

@@ -52,11 +52,10 @@ def _setup(work: Path) -> dict[str, Path]:
     import torch
     import yaml
 
-    from lingualite.models.config import EncoderConfig
+    from lingualite.config.encoder import EncoderConfig
+    from lingualite.data.pairs import read_pairs
     from lingualite.models.dual_encoder import DualEncoder
-    from lingualite.models.export import save_sentence_transformer
     from lingualite.tokenization import train_tokenizer
-    from lingualite.training.dataset import read_pairs
 
     _write_pairs(work / "data" / "en-fr" / "train.tsv", 1500, 1)
     _write_pairs(work / "data" / "en-fr" / "valid.tsv", 150, 2)
@@ -64,26 +63,27 @@ def _setup(work: Path) -> dict[str, Path]:
     tok.save_pretrained(str(work / "tokenizer"))
     torch.manual_seed(0)
     teacher = DualEncoder(EncoderConfig(vocab_size=len(tok), hidden_size=32, num_heads=2, ffn_size=64))
-    save_sentence_transformer(teacher, tok, work / "teacher")
+    teacher.save(tok, work / "teacher")
     data = {
         "train_files": [str(work / "data/en-fr/train.tsv")],
         "valid_files": [str(work / "data/en-fr/valid.tsv")],
     }
     train_cfg = {
-        "data": {**data, "valid_xsr_pairs": 100},
-        "tokenizer": {"path": str(work / "tokenizer")},
+        "data": {**data, "valid_pairs": 100},
+        "vocabulary": {"path": str(work / "tokenizer")},
         "model": {"hidden_size": 64, "num_layers": 2, "num_heads": 2, "ffn_size": 128, "max_seq_length": 16},
         "optim": {"lr": 2e-3, "warmup_steps": 5, "max_steps": 60, "batch_size": 32, "eval_every": 20,
                   "save_every": 5, "log_every": 2, "keep_checkpoints": 2},
     }  # fmt: skip
     distill_cfg = {
         "teacher": {"name": str(work / "teacher")},
-        "data": {**data, "max_seq_length": 16, "valid_pairs": 100},
+        "mode": "distill",
+        "data": {**data, "valid_pairs": 100},
         # A given vocabulary: tokenizers' WordPiece trainer is not deterministic (huggingface/tokenizers#1794:
         # ids of continuing pieces follow hash-map order and break merge ties), so a run killed BEFORE its
         # vocabulary was saved trains another one. After that point resume is exact; that is what is tested.
         "vocabulary": {"path": str(work / "tokenizer")},
-        "student": {"num_layers": 1, "hidden_size": 32, "num_heads": 2, "ffn_size": 64},
+        "student": {"num_layers": 1, "hidden_size": 32, "num_heads": 2, "ffn_size": 64, "max_seq_length": 16},
         "pca": {"dim": 16, "fit_sentences": 1000},
         "optim": {"lr": 3e-3, "batch_size": 32, "max_steps": 60, "warmup_ratio": 0.1, "eval_every": 20,
                   "save_every": 5, "log_every": 2},
@@ -128,15 +128,14 @@ def _check(run: Path, ref: Path, ref_vectors: Any, sentences: list[str]) -> list
     """Everything a finished trial must satisfy; returns the problems found."""
     import numpy as np
 
-    from lingualite.evaluation.encoders import load_encoder
+    from lingualite.encoders.loading import load_encoder
+    from lingualite.run_folder import RunFolder
 
     problems = []
     if not _identical(run / "model.safetensors", ref / "model.safetensors"):
         problems.append("final weights differ from the reference")
-    last = sorted((run / "checkpoints").glob("step-*"))[-1]
-    if not _identical(
-        last / "model.safetensors", sorted((ref / "checkpoints").glob("step-*"))[-1] / "model.safetensors"
-    ):
+    last = RunFolder(run).checkpoints()[-1]
+    if not _identical(last / "model.safetensors", RunFolder(ref).checkpoints()[-1] / "model.safetensors"):
         problems.append(f"checkpoint {last.name} differs from the reference")
     vectors = load_encoder(run).encode(sentences)
     if not np.array_equal(vectors, ref_vectors):
@@ -149,7 +148,8 @@ def _check(run: Path, ref: Path, ref_vectors: Any, sentences: list[str]) -> list
                 json.loads(item.read_text())
             except ValueError:
                 problems.append(f"torn JSON {item.relative_to(run)}")
-    steps = [json.loads(line)["step"] for line in (run / "metrics.jsonl").read_text().splitlines()]
+    lines = RunFolder(run).metrics_path.read_text().splitlines()
+    steps = [json.loads(line)["step"] for line in lines]  # a torn line fails here: also a finding
     if steps != sorted(set(steps)):
         problems.append("metrics.jsonl steps repeat or go backwards")
     return problems
@@ -158,7 +158,8 @@ def _check(run: Path, ref: Path, ref_vectors: Any, sentences: list[str]) -> list
 def run_scenario(
     scenario: str, cfg: Path, work: Path, trials: int, kills_per_trial: int, rng: random.Random
 ) -> dict[str, Any]:
-    from lingualite.evaluation.encoders import load_encoder
+    from lingualite.encoders.loading import load_encoder
+    from lingualite.run_folder import RunFolder
 
     sentences = ["the big cat runs quickly", "le petit chien dort", "a red car sees the house"]
     ref = work / f"{scenario}-reference"
@@ -175,9 +176,7 @@ def run_scenario(
             span = export_seconds if scenario == "export" else ref_seconds
             delay = rng.uniform(0.0, 0.95 * span)  # a run killed later than it lasts is no kill
             finished, _ = _run(_command(scenario, cfg, out, resume=k > 0 or scenario == "export"), delay)
-            checkpoints = (
-                len(list((out / "checkpoints").glob("step-*"))) if (out / "checkpoints").exists() else 0
-            )
+            checkpoints = len(RunFolder(out).checkpoints())
             kills.append(
                 {"after_s": round(delay, 2), "killed": not finished, "checkpoints_then": checkpoints}
             )

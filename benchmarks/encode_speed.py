@@ -22,10 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
-from lingualite.config_loading import default_data_dir
+from lingualite.config.loading import default_data_dir
+from lingualite.data.pairs import load_xsr_pairs
+from lingualite.encoders.loading import load_encoder
 from lingualite.evaluation.efficiency import measure_efficiency
-from lingualite.evaluation.encoders import load_encoder
-from lingualite.evaluation.xsr import evaluate_xsr, load_xsr_pairs
+from lingualite.evaluation.xsr import evaluate_xsr
 
 
 def _texts(prepared: Path, n: int) -> list[str]:
@@ -48,7 +49,8 @@ def _xsr(spec: str, prepared: Path, max_pairs: int | None, threads: int | None) 
 
 
 def _ensure_onnx(model: str, target: Path) -> Path:
-    from lingualite.runtime.onnx_export import FP32_FILE, INT8_FILE, ONNX_DIR, export_onnx
+    from lingualite.runtime.onnx_encoder import FP32_FILE, INT8_FILE, ONNX_DIR
+    from lingualite.runtime.onnx_export import export_onnx
 
     if not (target / ONNX_DIR / FP32_FILE).exists() or not (target / ONNX_DIR / INT8_FILE).exists():
         print(f"exporting {model} -> {target}", file=sys.stderr, flush=True)

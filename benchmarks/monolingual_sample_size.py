@@ -18,7 +18,6 @@ Writes OUT/sample_size.json, OUT/sample_size.md and OUT/sample_size.png; finishe
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -32,33 +31,34 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 def run_point(
     run: Path, out: Path, m: int, target_pairs: int, steps: int, threads: int | None
 ) -> dict[str, Any]:
-    from lingualite.monolingual import load_monolingual_config, train_monolingual
-    from lingualite.training.checkpoint import list_checkpoints
+    from lingualite.config import load_monolingual_config
+    from lingualite.monolingual.train import train_monolingual
+    from lingualite.run_folder import RunFolder
 
-    folder = out / f"m-{m}"
-    rows_path = folder / "stages.jsonl"
-    if (folder / "modules.json").exists() and rows_path.exists():
-        return json.loads(rows_path.read_text().splitlines()[-1])
-    cfg = load_monolingual_config(run / "training_config.yaml")
+    source, point = RunFolder(run), RunFolder(out / f"m-{m}")
+    folder = point.path
+    if (folder / "modules.json").exists() and point.read_stages():
+        return point.read_stages()[-1]
+    cfg = load_monolingual_config(source.saved_config_path() or run / RunFolder.CONFIG)
     cfg.mining.sample_size = m
     cfg.mining.pool_size = max(cfg.mining.pool_size, m)
     cfg.mining.target_pairs = target_pairs
     cfg.mining.iterations = 1
-    cfg.regression.steps = steps
-    final = list_checkpoints(run / "checkpoints" / "classification")
-    rows = [json.loads(line) for line in (run / "stages.jsonl").read_text().splitlines()]
-    done = [r for r in rows if r["stage"] in ("initial", "classification")]
+    cfg.regression.max_steps = steps
+    final = source.checkpoints("classification")
+    done = [r for r in source.read_stages() if r["stage"] in ("initial", "classification")]
     if not final or len(done) < 2:
         sys.exit(f"{run}: its classification stage has not finished")
-    if not (folder / "checkpoints" / "classification").exists():
+    if not point.checkpoints_dir("classification").exists():
         shutil.rmtree(folder, ignore_errors=True)
-        (folder / "checkpoints").mkdir(parents=True)
-        shutil.copytree(final[-1], folder / "checkpoints" / "classification" / final[-1].name)
-        shutil.copytree(run / "tokenizer", folder / "tokenizer")
-        (folder / "stages.jsonl").write_text("".join(json.dumps(r) + "\n" for r in done))
+        point.checkpoints_dir().mkdir(parents=True)
+        shutil.copytree(final[-1], point.checkpoints_dir("classification") / final[-1].name)
+        shutil.copytree(source.tokenizer_dir, point.tokenizer_dir)
+        for row in done:
+            point.append_stage(row)
     print(f"m = {m}: mining {target_pairs} pairs, {steps} regression steps", flush=True)
     result = train_monolingual(cfg, folder, resume=True, progress=sys.stderr.isatty(), threads=threads)
-    return result.iterations[-1]
+    return result.stages[-1]
 
 
 def precision_at_mining_time(run: Path, sizes: list[int]) -> dict[int, float]:
@@ -68,16 +68,18 @@ def precision_at_mining_time(run: Path, sizes: list[int]) -> dict[int, float]:
 
     from safetensors.torch import load_model
 
+    from lingualite.config import load_monolingual_config
     from lingualite.models.context_encoder import ContextEncoder
-    from lingualite.monolingual import load_monolingual_config
     from lingualite.monolingual.validation import StageEvaluator
+    from lingualite.run_folder import RunFolder
     from lingualite.tokenization import load_tokenizer
-    from lingualite.training.checkpoint import list_checkpoints
 
-    cfg = load_monolingual_config(run / "training_config.yaml")
-    tokenizer = load_tokenizer(run / "tokenizer")
-    model = ContextEncoder(dataclasses.replace(cfg.model, vocab_size=len(tokenizer)), cfg.model.pooling)
-    final = list_checkpoints(run / "checkpoints" / "classification")[-1]
+    source = RunFolder(run)
+    cfg = load_monolingual_config(source.saved_config_path() or run / RunFolder.CONFIG)
+    tokenizer = load_tokenizer(source.tokenizer_dir)
+    shape = dataclasses.replace(cfg.model, vocab_size=len(tokenizer))
+    model = ContextEncoder(shape, cfg.model.pooling, sentence_length=cfg.context.sentence_length)
+    final = source.checkpoints("classification")[-1]
     load_model(model, str(final / "model.safetensors"))
     evaluator = StageEvaluator(cfg, tokenizer)
     return {m: evaluator(model, sample_size=m)["mined_precision"] for m in sizes}
@@ -96,9 +98,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from lingualite.io_utils import write_json
+    from lingualite.run_folder import RunFolder
 
     args.out.mkdir(parents=True, exist_ok=True)
-    base = [json.loads(line) for line in (args.run / "stages.jsonl").read_text().splitlines()]
+    base = RunFolder(args.run).read_stages()
     start = next(r for r in base if r["stage"] == "classification")
     at_mining = precision_at_mining_time(args.run, args.sizes)
     points = []

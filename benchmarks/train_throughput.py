@@ -1,4 +1,9 @@
-"""Training throughput (pairs/s) and peak memory of lingualite's step vs a plain reference, same run.
+"""Training throughput (pairs/s) and peak memory of lingualite's training vs a plain reference, same run.
+
+The lingualite variants run the real thing: ``lingualite.train`` on the config (the parallel recipe through
+the one training loop: batching, collation, forward, loss, backward, clipping, Adam, schedule, logging),
+with ``--max-steps warmup + steps``, no validation and the checkpoint only at the end; the time of the
+timed steps is read from the run's own ``metrics.jsonl`` (``elapsed_s`` at each step).
 
 The reference is the straightforward implementation of the same objective, as in the authors' code: each
 side of a batch goes through its own ``BertForMaskedLM`` forward/backward (shared weights), which computes
@@ -15,6 +20,7 @@ Each variant runs in its own process so that its peak RSS is its own. Uses the p
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -31,15 +37,15 @@ VARIANTS = ("reference", "lingualite", "lingualite_bf16")
 
 
 def _tokenizer(cfg, files: list[Path], cache: Path):
-    from lingualite.tokenization import load_tokenizer, train_tokenizer
-    from lingualite.training.dataset import read_pairs
+    from lingualite.data.pairs import read_pairs
+    from lingualite.tokenization import train_tokenizer
 
-    folder = cache / f"tokenizer-{cfg.tokenizer.vocab_size}"
+    folder = cache / f"tokenizer-{cfg.vocabulary.size}"
     if not (folder / "tokenizer.json").exists():
         texts = read_pairs(files, limit=100_000).texts
-        tok = train_tokenizer(texts, vocab_size=cfg.tokenizer.vocab_size, sample_size=200_000)
+        tok = train_tokenizer(texts, vocab_size=cfg.vocabulary.size, sample_size=200_000)
         tok.save_pretrained(str(folder))
-    return load_tokenizer(folder)
+    return folder
 
 
 def _reference_step_fn(cfg, tokenizer, model, collator, loss_fn):
@@ -77,46 +83,24 @@ def _reference_step_fn(cfg, tokenizer, model, collator, loss_fn):
     return step
 
 
-def child(variant: str, config_name: str, steps: int, warmup: int, cache: Path, max_pairs: int) -> dict:
+def _reference(cfg, tokenizer, data, steps: int, warmup: int) -> float:
+    """Seconds of ``steps`` reference steps (after ``warmup``) on random batches."""
     import numpy as np
     import torch
     from transformers import BertForMaskedLM
 
-    from lingualite.data.batching import PairCollator
     from lingualite.losses.combined import CombinedLoss
-    from lingualite.models.dual_encoder import DualEncoder, bert_config
-    from lingualite.training.config import load_training_config
-    from lingualite.training.dataset import BucketedBatches, TokenizedPairs, expand_files, read_pairs
+    from lingualite.models.dual_encoder import bert_config
+    from lingualite.training.collator import PairCollator
 
-    torch.manual_seed(0)
-    cfg = load_training_config(config_name)
-    files = expand_files(cfg.data.train_files, "training")
-    tokenizer = _tokenizer(cfg, files, cache)
-    cfg.model.vocab_size = len(tokenizer)
-    corpus = read_pairs(files, limit=max_pairs)
-    data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.model.max_seq_length)
     bs = cfg.optim.batch_size
     loss_fn = CombinedLoss(cfg.objective)
     collator = PairCollator.from_tokenizer(tokenizer, **loss_fn.collator_settings())
+    shape = dataclasses.replace(cfg.model, vocab_size=len(tokenizer))
+    model = BertForMaskedLM(bert_config(shape, tokenizer.pad_token_id))
+    step_fn = _reference_step_fn(cfg, tokenizer, model, collator, loss_fn)
     rng = np.random.default_rng(0)
-    if variant == "reference":
-        bert_cfg = bert_config(cfg.model, tokenizer.pad_token_id)
-        model = BertForMaskedLM(bert_cfg)
-        step_fn = _reference_step_fn(cfg, tokenizer, model, collator, loss_fn)
-        batches = [rng.choice(len(data), bs, replace=False) for _ in range(warmup + steps)]
-    else:
-        model = DualEncoder(cfg.model, tokenizer.pad_token_id)
-        autocast = variant.endswith("bf16")
-        sampler = BucketedBatches(data.lengths(), bs, 0, cfg.optim.bucket_size, corpus.groups)
-        batches = [sampler.batch(i) for i in range(warmup + steps)]
-
-        def step_fn(pairs) -> None:
-            batch = collator(pairs, torch.Generator().manual_seed(0))
-            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
-                out = model(batch.input_ids, batch.attention_mask, batch.site_rows, batch.site_cols)
-            loss, _ = loss_fn(out, batch)
-            loss.backward()
-
+    batches = [rng.choice(len(data), bs, replace=False) for _ in range(warmup + steps)]
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
     model.train()
     t0 = 0.0
@@ -126,7 +110,54 @@ def child(variant: str, config_name: str, steps: int, warmup: int, cache: Path, 
         step_fn(data.select(idx))
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
-    seconds = time.perf_counter() - t0
+    return time.perf_counter() - t0
+
+
+def _lingualite(
+    cfg, folder: Path, files: list[Path], steps: int, warmup: int, bf16: bool, cache: Path
+) -> float:
+    """Seconds of ``steps`` steps of the real training loop (after ``warmup``), from its metrics.jsonl."""
+    import shutil
+
+    from lingualite.recipes import train
+    from lingualite.run_folder import RunFolder
+
+    cfg.vocabulary.path = str(folder)
+    cfg.data.train_files = [str(f) for f in files]
+    cfg.optim = dataclasses.replace(
+        cfg.optim, bf16=bf16, log_every=1, save_every=10**9, max_steps=warmup + steps
+    )
+    run = cache / f"run-{os.getpid()}"
+    shutil.rmtree(run, ignore_errors=True)
+    try:
+        train(cfg, run, progress=False, validate=False)
+        elapsed = {r["step"]: r["elapsed_s"] for r in RunFolder(run).read_metrics()}
+    finally:
+        shutil.rmtree(run, ignore_errors=True)
+    return elapsed[warmup + steps] - elapsed[warmup]
+
+
+def child(variant: str, config_name: str, steps: int, warmup: int, cache: Path, max_pairs: int) -> dict:
+    import torch
+
+    from lingualite.config import load_training_config
+    from lingualite.data.pairs import expand_files, read_pairs
+    from lingualite.data.tokenized import TokenizedPairs
+    from lingualite.tokenization import load_tokenizer
+
+    torch.manual_seed(0)
+    cfg = load_training_config(config_name)
+    cfg.data.max_train_pairs = max_pairs
+    files = expand_files(cfg.data.train_files, "training")
+    folder = _tokenizer(cfg, files, cache)
+    if variant == "reference":
+        tokenizer = load_tokenizer(folder)
+        corpus = read_pairs(files, limit=max_pairs)
+        data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.model.max_seq_length)
+        seconds = _reference(cfg, tokenizer, data, steps, warmup)
+    else:
+        seconds = _lingualite(cfg, folder, files, steps, warmup, variant.endswith("bf16"), cache)
+    bs = cfg.optim.batch_size
     return {
         "variant": variant,
         "config": config_name,
