@@ -1,4 +1,5 @@
-"""Every numeric field of every shipped config: a bad value is a one-line ConfigError naming the key, at load."""
+"""Every numeric and every choice field of every shipped config: a bad value is a one-line ConfigError naming
+the key, at load time (one loader, :func:`lingualite.config.load_config`, for every recipe)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,12 @@ from typing import Any
 import pytest
 import yaml
 
-from lingualite.config import load_distill_config, load_monolingual_config, load_training_config
+from lingualite.config import load_config, load_training_config
 from lingualite.config.loading import BUILTIN_CONFIGS
 from lingualite.errors import ConfigError
 
-LOADERS = {
-    "quickstart": load_training_config,
-    "paper": load_training_config,
-    "distill": load_distill_config,
-    "monolingual": load_monolingual_config,
-}
+SHIPPED = sorted(p.stem for p in BUILTIN_CONFIGS.glob("*.yaml"))
+LOADERS = dict.fromkeys(SHIPPED, load_config)
 
 
 def _numeric_fields(config: Any, prefix: str = "") -> list[tuple[str, Any]]:
@@ -59,6 +56,46 @@ def test_every_numeric_field_rejects_bad_values(name: str, key: str, bad: Any, t
         LOADERS[name](path)
     message = str(info.value)
     assert "\n" not in message and key.split(".")[-1] in message
+
+
+def _choice_fields(config: Any, prefix: str = "") -> list[str]:
+    """Dotted names of every Literal (one-of) field, recursively; ``mode`` names the recipe itself."""
+    found = []
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        if dataclasses.is_dataclass(value):
+            found += _choice_fields(value, f"{prefix}{f.name}.")
+        elif "Literal" in str(f.type) and f.name != "mode":
+            found.append(f"{prefix}{f.name}")
+    return found
+
+
+CHOICES = [(name, key) for name in SHIPPED for key in _choice_fields(load_config(name))]
+
+
+@pytest.mark.parametrize("name, key", CHOICES, ids=[f"{n}:{k}" for n, k in CHOICES])
+def test_every_choice_field_rejects_an_unknown_value(name: str, key: str, tmp_path: Path) -> None:
+    data = yaml.safe_load((BUILTIN_CONFIGS / f"{name}.yaml").read_text())
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(_set(data, key, "bogus")))
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert "\n" not in str(info.value) and f"{key}: 'bogus' is not one of" in str(info.value)
+
+
+def test_every_shipped_config_names_its_recipe(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("WARNING", logger="lingualite.config.loading"):
+        modes = {name: load_config(name).mode for name in SHIPPED}
+    assert caplog.records == []  # written with today's key names: no renamed key to warn about
+    assert modes == {
+        "distill": "distill",
+        "distill-static": "distill",
+        "monolingual": "monolingual",
+        "paper": "parallel",
+        "quickstart": "parallel",
+    }
+    for name in SHIPPED:
+        assert yaml.safe_load((BUILTIN_CONFIGS / f"{name}.yaml").read_text())["mode"] == modes[name]
 
 
 def test_the_issue_examples(tmp_path: Path) -> None:

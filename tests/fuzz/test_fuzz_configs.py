@@ -11,12 +11,11 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lingualite.config import config_mode, load_distill_config, load_monolingual_config, load_training_config
+from lingualite.config import load_config, load_distill_config, load_monolingual_config, load_training_config
 from lingualite.config.loading import BUILTIN_CONFIGS
 from lingualite.errors import LinguaLiteError
 
 SHIPPED = {p.stem: yaml.safe_load(p.read_text()) for p in sorted(BUILTIN_CONFIGS.glob("*.yaml"))}
-LOADERS = {"distill": load_distill_config, "monolingual": load_monolingual_config}
 
 scalars = st.one_of(
     st.none(),
@@ -64,11 +63,7 @@ def mutated_configs(draw: st.DrawFn) -> tuple[str, Any]:
 
 
 def _load(name: str, path: Path) -> object:
-    loader = LOADERS.get(name, load_training_config)
-    if name not in LOADERS:
-        mode = config_mode(path)
-        loader = load_monolingual_config if mode == "monolingual" else load_training_config
-    return loader(path)
+    return load_config(path)  # one loader for every recipe: the mode (or its absence) chooses the class
 
 
 @given(mutated_configs())
@@ -88,7 +83,7 @@ def test_any_text_as_a_config_file(text: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "c.yaml"
         path.write_text(text, encoding="utf-8")
-        for loader in (load_training_config, load_distill_config, load_monolingual_config):
+        for loader in (load_config, load_training_config, load_distill_config, load_monolingual_config):
             try:
                 loader(path)
             except LinguaLiteError as exc:
