@@ -17,6 +17,7 @@ from lingualite.cli.common import (
     USER_ERRORS,
     DataDirOpt,
     JsonOpt,
+    echo_logs,
     emit,
     fail,
     in_data_dir,
@@ -316,6 +317,8 @@ def quickstart(
       lingualite quickstart                # the real thing -> runs/quickstart
     """
     from lingualite.quickstart import run_quickstart
+
+    echo_logs("lingualite", "lingualite")  # the training loop's step lines when no progress bar is drawn
 
     try:
         run_quickstart(output, data_dir, config, max_steps, max_test_pairs, resume=resume, smoke=smoke)

@@ -47,8 +47,8 @@ class StaticStudent(SentenceEncoder):
         target, so early steps grow it towards the target instead of first shrinking noise."""
         nn.init.normal_(self.embedding.weight, std=target_rms)
 
-    def embedding_parameters(self) -> int:
-        return self.embedding.weight.numel()
+    def token_embeddings(self) -> nn.Embedding:
+        return self.embedding
 
     def save(self, tokenizer: PreTrainedTokenizerFast, path: str | Path) -> Path:
         """A sentence-transformers ``StaticEmbedding`` folder (atomically, safetensors only)."""

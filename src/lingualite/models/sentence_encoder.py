@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import nn
-from transformers import PreTrainedTokenizerFast
+from transformers import BertModel, PreTrainedTokenizerFast
 
 from lingualite.config.encoder import EncoderConfig
 from lingualite.models.encoding import encode_batched
@@ -46,6 +46,18 @@ class SentenceEncoder(nn.Module):
         """Write ``path`` atomically as a sentence-transformers folder (safetensors only); returns it."""
         raise NotImplementedError
 
+    def token_embeddings(self) -> nn.Embedding:
+        """The token-embedding table (a BERT encoder's word embeddings by default)."""
+        bert: BertModel = getattr(self, "bert")  # noqa: B009 - subclasses without one override this
+        return bert.embeddings.word_embeddings
+
     def embedding_parameters(self) -> int:
         """Parameters of the token-embedding table (the size report separates them)."""
-        return self.bert.embeddings.word_embeddings.weight.numel()  # type: ignore[union-attr]
+        return self.token_embeddings().weight.numel()
+
+    def enable_gradient_checkpointing(self) -> None:
+        """Recompute layer activations in the backward pass (``optim.gradient_checkpointing``); a model
+        without transformer layers has nothing to recompute."""
+        bert: BertModel | None = getattr(self, "bert", None)
+        if bert is not None:
+            bert.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})

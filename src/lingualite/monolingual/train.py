@@ -255,10 +255,9 @@ def _stage(
             loss = loss + cfg.regression.alignment_weight * alignment
         return StepOutput(loss, parts, optim.batch_size)
 
+    assert optim.max_steps is not None  # a stage sets max_steps (StageOptimConfig.validate)
     # dropout noise of a stage depends on (seed, stage) only, resumed or not
-    return Stage(
-        model, step_fn, optim, int(optim.max_steps), evaluator, name=name, seed=cfg.seed * 1000 + index
-    )
+    return Stage(model, step_fn, optim, optim.max_steps, evaluator, name=name, seed=cfg.seed * 1000 + index)
 
 
 def _brief(row: dict[str, Any]) -> str:

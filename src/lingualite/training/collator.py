@@ -8,7 +8,7 @@ sparse: (row, token, weight) triplets, never a (2B, V) dense matrix.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 import torch
@@ -60,7 +60,7 @@ class PairCollator:
         )
 
     def __call__(
-        self, pairs: Sequence[tuple[Sequence[int], Sequence[int]]], generator: torch.Generator | None = None
+        self, pairs: Sequence[tuple[Iterable[int], Iterable[int]]], generator: torch.Generator | None = None
     ) -> PairBatch:
         rows = [list(a) for a, _ in pairs] + [list(b) for _, b in pairs]
         n, length = len(rows), max(len(r) for r in rows)

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import torch
@@ -32,6 +33,7 @@ from torch.nn.parallel import DistributedDataParallel
 
 from lingualite.config.sections import OptimConfig
 from lingualite.errors import LinguaLiteError
+from lingualite.models.sentence_encoder import SentenceEncoder
 from lingualite.run_folder import RunFolder
 from lingualite.training.checkpoint import load_checkpoint, save_checkpoint
 from lingualite.training.distributed import DistributedContext
@@ -40,7 +42,7 @@ from lingualite.training.progress import progress_bar
 
 logger = logging.getLogger("lingualite.training")
 
-Validator = Callable[[nn.Module], dict[str, float]]
+Validator = Callable[[Any], dict[str, float]]
 """``validator(model) -> {"valid_...": value}``: what every recipe's validation is (model in eval mode)."""
 
 
@@ -129,8 +131,8 @@ def run_stage(
     ``stage.total_steps`` (or ``stop_after`` steps of this call); see the module docstring."""
     ctx = ctx or DistributedContext()
     model, opt, total = stage.model, stage.optim, stage.total_steps
-    if opt.gradient_checkpointing and hasattr(model, "bert"):
-        model.bert.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    if opt.gradient_checkpointing and isinstance(model, SentenceEncoder):
+        model.enable_gradient_checkpointing()
     optimizer = make_optimizer(model, opt)
     scheduler = make_schedule(optimizer, opt, total)
     checkpoints = run.checkpoints(stage.name) if resume else []
@@ -180,7 +182,7 @@ def run_stage(
             record: dict[str, float] = {}
             if done % opt.log_every == 0 or done == total:
                 record = {key: float(np.mean(values)) for key, values in window.items()}
-                record["lr"] = scheduler.get_last_lr()[0]
+                record["lr"] = float(scheduler.get_last_lr()[0])
                 window.clear()
             if validator is not None and (done % opt.eval_every == 0 or done == total):
                 record.update(_validate(validator, model))

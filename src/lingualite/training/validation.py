@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from torch import nn
@@ -16,7 +17,7 @@ from torch import nn
 from lingualite.data.pairs import load_validation_pairs
 from lingualite.retrieval import xsr_scores
 
-Encode = Callable[[nn.Module, list[str]], np.ndarray]
+Encode = Callable[[Any, list[str]], np.ndarray]
 """``encode(model, texts) -> (N, d)`` float32 sentence vectors, as the exported model computes them."""
 
 
