@@ -100,7 +100,7 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
             f"only {len(corpus.pairs)} training pairs for optim.batch_size {cfg.optim.batch_size}"
         )
     with _timed(summary, "vocabulary"):
-        texts = pair_texts(cfg.vocabulary, cfg.data.train_files)
+        texts = pair_texts(cfg.vocabulary, cfg.data, corpus)
         tokenizer, summary["vocabulary"] = prepare_vocabulary(
             cfg.vocabulary, run, texts, cfg.seed, opts.resume
         )

@@ -41,7 +41,7 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
         train_files = expand_files(cfg.data.train_files, "training")
         corpus = read_pairs(train_files, cfg.data.max_train_pairs)
         talk = ctx.is_main
-        texts = pair_texts(cfg.vocabulary, cfg.data.train_files)
+        texts = pair_texts(cfg.vocabulary, cfg.data, corpus)
         tokenizer, vocabulary = prepare_vocabulary(
             cfg.vocabulary, run, texts, cfg.seed, opts.resume, ctx, talk
         )

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import torch
 
+from lingualite.config.sections import OptimConfig
 from lingualite.errors import LinguaLiteError
 from lingualite.run_folder import RunFolder, open_run
 from lingualite.smoke import smoke_config
@@ -114,11 +115,12 @@ def apply_call_options(cfg: C, options: RunOptions) -> tuple[C, list[str] | None
     return dataclasses.replace(cfg, **changes), caps  # type: ignore[type-var]
 
 
-def planned_steps(optim: Any, examples: int, world_size: int = 1) -> int:
+def planned_steps(optim: OptimConfig, examples: int, world_size: int = 1) -> int:
     """The run's steps: ``optim.epochs`` passes over ``examples`` when set, else ``optim.max_steps``."""
-    if getattr(optim, "epochs", None) is not None:
+    if optim.epochs is not None:
         return max(1, math.ceil(optim.epochs * examples / (optim.batch_size * world_size)))
-    return int(optim.max_steps)
+    assert optim.max_steps is not None  # OptimConfig.validate: one of them is set
+    return optim.max_steps
 
 
 @contextlib.contextmanager

@@ -14,8 +14,8 @@ from typing import Any
 
 from transformers import PreTrainedTokenizerFast
 
-from lingualite.config.sections import VocabularyConfig
-from lingualite.data.pairs import expand_files, read_pairs
+from lingualite.config.sections import PairDataConfig, VocabularyConfig
+from lingualite.data.pairs import ParallelCorpus, expand_files, read_pairs
 from lingualite.io_utils import atomic_dir
 from lingualite.run_folder import RunFolder
 from lingualite.tokenization import load_tokenizer
@@ -27,9 +27,17 @@ RECORD = "lingualite_vocabulary.json"
 Texts = Mapping[str, Sequence[str]]
 
 
-def pair_texts(vocabulary: VocabularyConfig, train_files: list[str]) -> Callable[[], Texts]:
-    """The sentences per language of ``vocabulary.files`` (default: the training files, all their pairs)."""
-    return lambda: read_pairs(expand_files(vocabulary.files or train_files, "vocabulary")).texts
+def pair_texts(
+    vocabulary: VocabularyConfig, data: PairDataConfig, corpus: ParallelCorpus
+) -> Callable[[], Texts]:
+    """The sentences per language of ``vocabulary.files`` (default: the training files, all their pairs).
+
+    ``corpus`` is the training corpus the recipe has read already: when it holds every pair of the training
+    files (no ``max_train_pairs`` cap, no ``vocabulary.files``), its sentences are used instead of reading
+    the files again."""
+    if vocabulary.files is None and data.max_train_pairs is None:
+        return lambda: corpus.texts
+    return lambda: read_pairs(expand_files(vocabulary.files or data.train_files, "vocabulary")).texts
 
 
 def prepare_vocabulary(
