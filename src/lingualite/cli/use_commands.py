@@ -4,12 +4,14 @@ as ONNX graphs for onnxruntime). Registered on the app in :mod:`lingualite.cli.m
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from lingualite.cli.common import USER_ERRORS, JsonOpt, emit, fail
 from lingualite.errors import LinguaLiteError
+
+ENGINES = ("local", "ray")
 
 
 def encode(
@@ -17,55 +19,118 @@ def encode(
         str,
         typer.Option(
             help="A model folder, a baseline name (tfidf, minilm, use-m, e5-small), or onnx:FOLDER / "
-            "onnx-int8:FOLDER (graphs written by `lingualite export`)."
+            "onnx-int8:FOLDER (graphs written by `lingualite export`) / static:FOLDER."
         ),
     ],
-    input: Annotated[Path, typer.Option("--input", help="UTF-8 text file, one sentence per line.")],
-    output: Annotated[Path, typer.Option(help="Where to write the float32 (N, d) .npy array (a file).")],
+    input: Annotated[
+        Path,
+        typer.Option(
+            "--input",
+            help="UTF-8 text file, one sentence per line (--engine ray: or Parquet, a file or folder).",
+        ),
+    ],
+    output: Annotated[
+        Path,
+        typer.Option(
+            help="Where to write the float32 (N, d) .npy array (a file). --engine ray: a name not ending in "
+            ".npy is a new Parquet folder (columns line, embedding)."
+        ),
+    ],
     batch_size: Annotated[int, typer.Option(min=1, help="Sentences per forward pass.")] = 128,
-    threads: Annotated[int | None, typer.Option(min=1, help="CPU threads (default: all available).")] = None,
+    threads: Annotated[
+        int | None, typer.Option(min=1, help="CPU threads (default: all available; --workers: 1 each).")
+    ] = None,
     normalize: Annotated[bool, typer.Option(help="L2-normalise each vector (cosine = dot product).")] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Processes (local) or Ray actors, each with its own copy of the model and one thread "
+            "(local default 1: this process, --threads threads; ray default: one per CPU).",
+        ),
+    ] = None,
+    engine: Annotated[
+        str,
+        typer.Option(help="local: this machine (--workers processes); ray: Ray Data, local or a cluster."),
+    ] = "local",
+    text_column: Annotated[
+        str, typer.Option(help="--engine ray with Parquet input: the column holding the text.")
+    ] = "text",
     as_json: JsonOpt = False,
 ) -> None:
     """Write one float32 vector per input line.
 
-    The input is streamed in chunks into a memory-mapped .npy (any file size in bounded memory), written to a
-    temporary file beside OUTPUT and renamed when complete; an existing directory or the input itself is
-    never replaced. Warns when much of the input is unknown to the model's vocabulary
-    (a script it was not trained on becomes [UNK], and such sentences all get the same vector).
+    The input is streamed in chunks into a .npy (any file size in bounded memory), written to a temporary
+    file beside OUTPUT and renamed when complete; an existing directory or the input itself is never
+    replaced. Warns when much of the input is unknown to the model's vocabulary (a script it was not
+    trained on becomes [UNK], and such sentences all get the same vector).
+
+    \b
+    One process, all cores (torch threads):
+      lingualite encode --model runs/distill --input s.txt --output v.npy
+    Several processes, one model and one core each (the same .npy, rows in input order):
+      lingualite encode --model static:runs/static --input s.txt --output v.npy --workers 4
+    Ray Data (starts Ray on this machine; with RAY_ADDRESS set, runs on that cluster):
+      lingualite encode --model runs/distill --input s.txt --output vectors/ --engine ray --workers 4
+      lingualite encode --model runs/distill --input docs.parquet --text-column body --output v.npy --engine ray
     """
-    from lingualite.encoders.loading import load_encoder
     from lingualite.io_utils import check_not_input
-    from lingualite.runtime.encode_file import encode_file
 
     try:
+        if engine not in ENGINES:
+            raise LinguaLiteError(f"--engine: {engine!r} is not one of {', '.join(ENGINES)}")
         check_not_input(output, [input])
-        if output.is_dir():
+        if output.is_dir() and (engine == "local" or output.suffix == ".npy"):
             raise LinguaLiteError(f"{output}: is a directory; --output names the .npy file to write")
         if not input.exists():
             raise LinguaLiteError(f"{input}: does not exist")
-        encoder = load_encoder(model, threads=threads)
-        if hasattr(encoder, "batch_size"):
-            encoder.batch_size = batch_size
-        result = encode_file(encoder, input, output, normalize=normalize)
+        if engine == "ray":
+            from lingualite.runtime.ray_encode import encode_ray
+
+            result = encode_ray(model, input, output, workers, normalize, batch_size, text_column)
+        else:
+            result, encoder = _encode_local(
+                model, input, output, batch_size, threads, normalize, workers or 1
+            )
     except USER_ERRORS as exc:
         fail(exc)
-    report = getattr(encoder, "unknown_report", None)
-    if callable(report):
-        share, whole = report(result.sample)
-        if share >= 0.05 or whole:
-            typer.secho(
-                f"warning: {share:.0%} of the tokens ({whole:,} sentences entirely, in the first "
-                f"{len(result.sample):,} lines) are unknown to this model's vocabulary; such text gets "
-                "near-identical vectors",
-                fg=typer.colors.YELLOW,
-                err=True,
-            )
+    unknown = result.unknown
+    report = getattr(encoder, "unknown_report", None) if engine == "local" else None
+    if unknown is None and callable(report):
+        unknown = report(result.sample)
+    if unknown is not None and (unknown[0] >= 0.05 or unknown[1]):
+        share, whole = unknown
+        typer.secho(
+            f"warning: {share:.0%} of the tokens ({whole:,} sentences entirely, in the first "
+            f"{len(result.sample):,} lines) are unknown to this model's vocabulary; such text gets "
+            "near-identical vectors",
+            fg=typer.colors.YELLOW,
+            err=True,
+        )
     emit(
         {"output": str(output), "sentences": result.sentences, "dimension": result.dimension},
         "Encoded",
         as_json,
     )
+
+
+def _encode_local(
+    model: str, input: Path, output: Path, batch_size: int, threads: int | None, normalize: bool, workers: int
+) -> tuple[Any, Any]:
+    """(result, the encoder when loaded in this process): ``encode_file``, or N worker processes."""
+    if input.suffix == ".parquet":
+        raise LinguaLiteError(f"{input}: Parquet input is read by --engine ray (see --text-column)")
+    if workers > 1:
+        from lingualite.runtime.parallel_encode import encode_file_parallel
+
+        return encode_file_parallel(model, input, output, workers, normalize, batch_size), None
+    from lingualite.encoders.loading import load_encoder
+    from lingualite.runtime.encode_file import encode_file
+
+    encoder = load_encoder(model, threads=threads)
+    if hasattr(encoder, "batch_size"):
+        encoder.batch_size = batch_size
+    return encode_file(encoder, input, output, normalize=normalize), encoder
 
 
 def export_command(
