@@ -1,0 +1,169 @@
+"""Writing documents into an index folder: encoding them in chunks (SQLite rows + float vectors), building
+the FAISS index of a new folder, and the checks on a build's output folder."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lingualite.errors import LinguaLiteError
+from lingualite.search.encoder_check import dense, probe_vectors
+from lingualite.search.floats import FLOATS_NAME, FloatFile
+from lingualite.search.readers import Doc, ReadStats, iter_documents
+from lingualite.search.store import DB_NAME, DocumentStore
+from lingualite.search.vectors import VectorIndex, choose_kind
+
+__all__ = ["FORMAT_VERSION", "Ingested", "check_output", "faiss_name", "ingest", "write_new_index"]
+
+FORMAT_VERSION = 1
+CHUNK = 4096  # documents per encoder call
+
+
+def faiss_name(generation: int) -> str:
+    return f"faiss-{generation}.index"
+
+
+@dataclass
+class Ingested:
+    first_row: int
+    added: int
+    stats: ReadStats
+
+
+def check_output(output: Path, inputs: list[Path], overwrite: bool) -> None:
+    """Refuse an output that is a file, a folder lingualite did not create (not empty, not an index), an
+    existing index unless ``overwrite``, or a folder holding an input."""
+    output = Path(output)
+    for item in inputs:
+        if item.resolve() == output.resolve() or item.resolve().is_relative_to(output.resolve()):
+            raise LinguaLiteError(f"{output}: holds the input {item}; choose another output folder")
+    if not output.exists():
+        return
+    if not output.is_dir():
+        raise LinguaLiteError(f"{output}: is a file; the index is a folder (choose a new folder name)")
+    if not any(output.iterdir()):
+        return
+    if not (output / DB_NAME).is_file():
+        raise LinguaLiteError(
+            f"{output}: exists and is not a lingualite search index; choose a new folder "
+            "(lingualite never replaces a folder it did not create)"
+        )
+    if not overwrite:
+        raise LinguaLiteError(
+            f"{output}: is already a search index; add documents with `lingualite index add`, or build it "
+            "again with --overwrite"
+        )
+
+
+def _unique(
+    store: DocumentStore, docs: list[Doc], seen: dict[str, str], stats: ReadStats, skip_bad: bool
+) -> list[Doc]:
+    """``docs`` without ids already in the index or earlier in the input (an error, or skipped and counted)."""
+    existing = store.existing_ids([d.doc_id for d in docs])
+    out = []
+    for doc in docs:
+        where = "in the index" if doc.doc_id in existing else seen.get(doc.doc_id)
+        if where is not None:
+            error = LinguaLiteError(f"{doc.where}: duplicate id {doc.doc_id!r} (also {where})")
+            if not skip_bad:
+                raise error
+            stats.skip(error)
+            stats.read -= 1
+            continue
+        seen[doc.doc_id] = f"at {doc.where}"
+        out.append(doc)
+    return out
+
+
+def ingest(
+    store: DocumentStore,
+    floats: FloatFile,
+    encoder: Any,
+    source: Path | list[dict[str, Any]],
+    first_row: int,
+    skip_bad: bool = False,
+    progress: bool = False,
+) -> Ingested:
+    """Encode every document of ``source`` into rows ``first_row...`` of ``floats`` and ``store`` (inside the
+    caller's transaction); ids must be new."""
+    stats, seen, row, t0 = ReadStats(), {}, first_row, time.perf_counter()
+    for chunk in iter_documents(source, CHUNK, skip_bad, stats):
+        docs = _unique(store, chunk, seen, stats, skip_bad)
+        if not docs:
+            continue
+        vectors = dense(encoder, [d.text for d in docs])
+        if vectors.shape[1] != floats.dimension:
+            raise LinguaLiteError(
+                f"{getattr(encoder, 'name', 'encoder')}: gives {vectors.shape[1]}-d vectors, the index holds "
+                f"{floats.dimension}-d ones"
+            )
+        floats.append(row, vectors)
+        store.insert((row + i, d.doc_id, d.text, d.metadata) for i, d in enumerate(docs))
+        row += len(docs)
+        if progress:
+            elapsed = time.perf_counter() - t0
+            print(
+                f"index: {row - first_row:,} documents encoded ({elapsed:.0f} s)", file=sys.stderr, flush=True
+            )
+    return Ingested(first_row, row - first_row, stats)
+
+
+def write_new_index(
+    folder: Path,
+    encoder: Any,
+    spec: str,
+    source: Path | list[dict[str, Any]],
+    quantization: str,
+    kind: str,
+    rescore: int | None = None,
+    skip_bad: bool = False,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Build a complete index in the (empty, staging) ``folder``; returns its info."""
+    dimension = int(dense(encoder, ["dimension probe"]).shape[1])
+    store = DocumentStore(folder / DB_NAME, create=True)
+    try:
+        floats = FloatFile.create(folder / FLOATS_NAME, dimension)
+        with store.transaction():
+            done = ingest(store, floats, encoder, source, 0, skip_bad, progress)
+            concrete = choose_kind(kind, done.added)
+            vindex = VectorIndex.new(quantization, concrete, dimension, done.added, rescore)
+            view = floats.view(done.added)
+            vindex.train_if_needed(view)
+            for start in range(0, done.added, 65536):
+                stop = min(start + 65536, done.added)
+                vindex.add(np.asarray(view[start:stop]), np.arange(start, stop, dtype=np.int64))
+            vindex.write(folder / faiss_name(1))
+            info = {
+                "format_version": FORMAT_VERSION,
+                "model_spec": spec,
+                "encoder_name": getattr(encoder, "name", type(encoder).__name__),
+                "dimension": dimension,
+                "normalized": True,
+                "metric": "cosine",
+                "quantization": quantization,
+                "kind": concrete,
+                "kind_requested": kind,
+                "rescore": vindex.rescore,
+                "ef_search": vindex.ef_search,
+                "nprobe": vindex.nprobe,
+                "documents": done.added,
+                "vectors": done.added,
+                "tombstones": 0,
+                "generation": 1,
+                "faiss_file": faiss_name(1),
+                "created": datetime.now(UTC).isoformat(timespec="seconds"),
+                "probes": probe_vectors(encoder),
+                "skipped_at_build": done.stats.skipped,
+            }
+            store.write_info(info)
+    finally:
+        store.close()
+    info["first_skipped"] = done.stats.first_skipped
+    return info

@@ -1,0 +1,75 @@
+"""`lingualite index build|add|delete|info` and `lingualite search`, end to end through the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from lingualite.cli.main import app
+
+runner = CliRunner()
+
+
+def _run(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_build_search_add_delete_info(static_model: str, tmp_path: Path) -> None:
+    src = tmp_path / "docs.tsv"
+    src.write_text(
+        "id\ttext\tlang\n"
+        "cat\tthe big cat sleeps\ten\n"
+        "car\ta red car runs quickly\ten\n"
+        "help\topen the help window\ten\n",
+        encoding="utf-8",
+    )
+    idx = tmp_path / "idx"
+    done = _run("index", "build", "--model", static_model, "--input", src, "--output", idx,
+                "--quantization", "int8", "--kind", "hnsw", "--json")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    built = json.loads(done.output)
+    assert built["documents"] == 3 and built["kind"] == "hnsw" and built["quantization"] == "int8"
+
+    done = _run("search", "--index", idx, "le grand chat dort", "une voiture rouge", "-k", "2", "--json")
+    assert done.exit_code == 0, done.output
+    results = json.loads(done.output)["results"]
+    assert [r["hits"][0]["doc_id"] for r in results] == ["cat", "car"]
+    assert results[0]["hits"][0]["metadata"] == {"lang": "en"} and results[0]["hits"][0]["rank"] == 1
+
+    more = tmp_path / "more.jsonl"
+    more.write_text(json.dumps({"id": "page", "text": "print the page", "lang": "en"}) + "\n")
+    done = _run("index", "add", "--index", idx, "--input", more, "--json")
+    assert json.loads(done.output)["added"] == 1 and json.loads(done.output)["documents"] == 4
+
+    done = _run("index", "delete", "--index", idx, "--id", "car", "--id", "nope", "--json")
+    deleted = json.loads(done.output)
+    assert (deleted["deleted"], deleted["not_found"], deleted["documents"]) == (1, 1, 3)
+
+    done = _run("index", "info", "--index", idx, "--json")
+    info = json.loads(done.output)
+    assert info["documents"] == 3 and info["model_spec"].endswith("tiny")
+    assert info["tombstones"] == 0  # 1 deleted of 4 in the HNSW graph: past 20%, so rebuilt
+
+    done = _run("search", "--index", idx, "print the page")  # the table for people
+    assert done.exit_code == 0 and "page" in done.output and "rank" in done.output
+
+
+def test_errors_are_one_line(static_model: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": 1, "text": "ok"}\n{oops}\n')
+    done = _run("index", "build", "--model", static_model, "--input", bad, "--output", tmp_path / "idx")
+    assert done.exit_code == 2
+    assert done.output.strip().count("\n") == 0 and "bad.jsonl:2: not JSON" in done.output
+    assert not (tmp_path / "idx").exists()
+
+    done = _run("index", "build", "--model", static_model, "--input", bad, "--output", tmp_path / "idx",
+                "--skip-bad", "--json")  # fmt: skip
+    assert done.exit_code == 0 and json.loads(done.output)["skipped"] == 1
+
+    done = _run("search", "--index", tmp_path, "the cat")
+    assert done.exit_code == 2 and "not a lingualite search index" in done.output
+    done = _run("index", "build", "--model", static_model, "--input", bad, "--output", tmp_path / "idx",
+                "--quantization", "int4")  # fmt: skip
+    assert done.exit_code == 2 and "unknown quantization 'int4'" in done.output
