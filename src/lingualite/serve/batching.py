@@ -1,0 +1,162 @@
+"""Micro-batching: concurrent requests share one encoder call (the dynamic batching of inference servers such
+as NVIDIA Triton and TorchServe, here for a CPU sentence encoder).
+
+Design
+------
+- Each request puts its texts and an :class:`asyncio.Future` on a queue (a deque plus an event) and awaits
+  the future; the event loop is never blocked.
+- One collector task takes the queue apart into batches: a batch starts with the oldest request and takes
+  further whole requests, in arrival order, while it stays within ``max_batch`` texts; it is sent when it is
+  full or when its oldest request has waited ``max_wait_ms``. Requests are never split, so one request of
+  more than ``max_batch`` texts is one call of its own; ``max_batch=1`` turns batching off (one call per
+  request).
+- The encoder runs in ONE worker thread (a single-thread executor), so the encoder needs no thread safety, two
+  calls never fight over the CPU cores, and the loop keeps accepting requests while it runs. Requests that
+  arrive during a call queue up and, having waited already, leave together as the next batch: the busier the
+  server, the bigger the batches, with no extra delay when it is idle (a lone request waits ``max_wait_ms``).
+- The batch's vectors are cut back into each request's rows; an encoder error fails every request of that
+  batch (and only those). A request whose client went away is dropped before encoding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["BatchStats", "MicroBatcher", "dense_float32"]
+
+
+def dense_float32(vectors: object) -> np.ndarray:
+    """A 2-D float32 array from an encoder's output (scipy sparse rows, as TF-IDF gives, made dense)."""
+    toarray = getattr(vectors, "toarray", None)
+    return np.asarray(toarray() if callable(toarray) else vectors, dtype=np.float32)
+
+
+@dataclass
+class BatchStats:
+    """Counters since start: requests, texts and encoder calls (texts / calls = mean batch size)."""
+
+    requests: int = 0
+    texts: int = 0
+    calls: int = 0
+    largest: int = 0
+
+
+@dataclass
+class _Pending:
+    texts: list[str]
+    future: asyncio.Future[np.ndarray]
+    arrived: float = field(default_factory=time.monotonic)
+
+
+class MicroBatcher:
+    """Encode requests' texts in shared calls of ``encode`` (see the module's docstring).
+
+    :param encode: ``list[str] -> (N, d)`` array; called in ``executor`` only.
+    :param executor: the single worker thread (shared with other batchers of the same encoder).
+    :param max_batch: most texts per call, unless one request alone has more.
+    :param max_wait_ms: how long the oldest queued request waits for company.
+    """
+
+    def __init__(
+        self,
+        encode: Callable[[list[str]], object],
+        executor: ThreadPoolExecutor,
+        max_batch: int = 64,
+        max_wait_ms: float = 5.0,
+    ) -> None:
+        self.encode_fn = encode
+        self.executor = executor
+        self.max_batch = max_batch
+        self.max_wait = max_wait_ms / 1000.0
+        self.stats = BatchStats()
+        self._queue: collections.deque[_Pending] = collections.deque()
+        self._queued_texts = 0
+        self._arrived: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the collector on the running event loop."""
+        self._arrived = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._collect(), name="lingualite-batcher")
+
+    async def stop(self) -> None:
+        """Stop collecting; requests still queued fail with ``RuntimeError``."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+        while self._queue:
+            item = self._queue.popleft()
+            if not item.future.done():
+                item.future.set_exception(RuntimeError("the server is shutting down"))
+
+    async def encode(self, texts: list[str]) -> np.ndarray:
+        """The float32 ``(len(texts), d)`` vectors of ``texts``, encoded together with concurrent requests."""
+        if self._task is None or self._arrived is None:
+            raise RuntimeError("MicroBatcher.start() was not called")
+        future: asyncio.Future[np.ndarray] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Pending(list(texts), future))
+        self._queued_texts += len(texts)
+        self._arrived.set()
+        return await future
+
+    async def _collect(self) -> None:
+        assert self._arrived is not None
+        while True:
+            while not self._queue:
+                self._arrived.clear()
+                await self._arrived.wait()
+            deadline = self._queue[0].arrived + self.max_wait
+            while self._queued_texts < self.max_batch and (left := deadline - time.monotonic()) > 0:
+                self._arrived.clear()
+                try:
+                    await asyncio.wait_for(self._arrived.wait(), left)
+                except TimeoutError:
+                    break
+            await self._run(self._take())
+
+    def _take(self) -> list[_Pending]:
+        batch: list[_Pending] = []
+        size = 0
+        while self._queue and (not batch or size + len(self._queue[0].texts) <= self.max_batch):
+            item = self._queue.popleft()
+            self._queued_texts -= len(item.texts)
+            if item.future.done():  # cancelled: the client went away
+                continue
+            batch.append(item)
+            size += len(item.texts)
+        return batch
+
+    async def _run(self, batch: list[_Pending]) -> None:
+        if not batch:
+            return
+        texts = [t for item in batch for t in item.texts]
+        loop = asyncio.get_running_loop()
+        try:
+            vectors = await loop.run_in_executor(self.executor, lambda: dense_float32(self.encode_fn(texts)))
+            if vectors.ndim != 2 or vectors.shape[0] != len(texts):
+                raise RuntimeError(f"the encoder returned shape {vectors.shape} for {len(texts)} texts")
+        except BaseException as exc:  # every request of the batch gets the encoder's error
+            failure = exc if isinstance(exc, Exception) else RuntimeError("the server is shutting down")
+            for item in batch:
+                if not item.future.done():
+                    item.future.set_exception(failure)
+            if not isinstance(exc, Exception):
+                raise  # cancelled (shutdown)
+            return
+        self.stats.requests += len(batch)
+        self.stats.texts += len(texts)
+        self.stats.calls += 1
+        self.stats.largest = max(self.stats.largest, len(texts))
+        start = 0
+        for item in batch:
+            if not item.future.done():
+                item.future.set_result(vectors[start : start + len(item.texts)])
+            start += len(item.texts)

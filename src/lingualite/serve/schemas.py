@@ -1,0 +1,62 @@
+"""Request and response bodies of the HTTP API (pydantic models; they also make ``/openapi.json``).
+
+Requests are strict (``"texts": [1]`` or ``"normalize": "yes"`` is a 422, not silently converted) and refuse
+unknown fields, so a typo such as ``"text"`` is reported instead of ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["EncodeRequest", "EncodeResponse", "HealthResponse", "HitOut", "SearchRequest", "SearchResponse"]
+
+_STRICT = ConfigDict(strict=True, extra="forbid")
+
+
+class EncodeRequest(BaseModel):
+    model_config = _STRICT
+    texts: list[str] = Field(description="Sentences in any language (limits: see /health).")
+    normalize: bool = Field(True, description="L2-normalise each vector (cosine = dot product).")
+
+
+class EncodeResponse(BaseModel):
+    vectors: list[list[float]]
+    dimension: int
+    model: str
+
+
+class SearchRequest(BaseModel):
+    model_config = _STRICT
+    query: str | None = Field(None, description="One query (give this or `queries`).")
+    queries: list[str] | None = Field(None, description="Several queries, answered in order.")
+    k: int = Field(10, ge=1, description="Hits per query (at most the server's max_k).")
+
+
+class HitOut(BaseModel):
+    rank: int
+    doc_id: str
+    score: float
+    text: str
+    metadata: dict[str, Any]
+
+
+class QueryHits(BaseModel):
+    query: str
+    hits: list[HitOut]
+
+
+class SearchResponse(BaseModel):
+    model: str
+    hits: list[HitOut] | None = Field(None, description="For `query`.")
+    results: list[QueryHits] | None = Field(None, description="For `queries`, in their order.")
+
+
+class HealthResponse(BaseModel):
+    status: str
+    model: str
+    dimension: int
+    index_size: int | None
+    limits: dict[str, int]
+    batching: dict[str, float]

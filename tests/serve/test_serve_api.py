@@ -1,0 +1,118 @@
+"""The HTTP API against a real uvicorn server: /health, /encode, limits and JSON errors."""
+
+from __future__ import annotations
+
+import httpx
+import numpy as np
+import pytest
+from serve_helpers import HashEncoder, running
+
+from lingualite.errors import LinguaLiteError
+from lingualite.serve.app import create_app
+from lingualite.serve.settings import ServeSettings
+
+LIMITS = ServeSettings(max_texts=4, max_chars=50, max_body_bytes=2000, max_k=5)
+
+
+@pytest.fixture(scope="module")
+def server() -> tuple[str, HashEncoder]:
+    encoder = HashEncoder()
+    with running(create_app(encoder, settings=LIMITS)) as url:
+        yield url, encoder
+
+
+def test_health_reports_model_dimension_and_limits(server: tuple[str, HashEncoder]) -> None:
+    body = httpx.get(f"{server[0]}/health").json()
+    assert body["status"] == "ok" and body["model"] == "hash-test" and body["dimension"] == 32
+    assert body["index_size"] is None
+    assert body["limits"] == {"max_texts": 4, "max_chars": 50, "max_body_bytes": 2000, "max_k": 5}
+
+
+def test_encode_returns_the_encoders_vectors(server: tuple[str, HashEncoder]) -> None:
+    url, encoder = server
+    texts = ["Le chat dort.", "Der Hund läuft schnell", "猫が寝ている"]
+    raw = httpx.post(f"{url}/encode", json={"texts": texts, "normalize": False}).json()
+    assert raw["dimension"] == 32 and raw["model"] == "hash-test"
+    expected = encoder.encode(texts)
+    assert np.array_equal(np.asarray(raw["vectors"], dtype=np.float32), expected)  # float32 survives JSON
+    unit = np.asarray(httpx.post(f"{url}/encode", json={"texts": texts}).json()["vectors"], dtype=np.float32)
+    np.testing.assert_allclose(unit, expected / np.linalg.norm(expected, axis=1, keepdims=True), rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"texts": ["a"] * 5}, "texts: 5 given; this server takes at most 4 per call (--max-texts)"),
+        ({"texts": ["ok", "x" * 51]}, "texts.1: 51 characters; this server takes at most 50 per text"),
+        ({"texts": []}, "texts: give at least one"),
+        ({"texts": ["a", 3]}, "texts.1: Input should be a valid string"),
+        ({"texts": "a sentence"}, "texts: Input should be a valid list"),
+        ({"texts": ["a"], "normalize": "yes"}, "normalize: Input should be a valid boolean"),
+        ({"text": ["a"]}, "texts: Field required"),
+    ],
+)
+def test_bad_encode_requests_get_422_with_a_clear_message(
+    server: tuple[str, HashEncoder], body: dict, message: str
+) -> None:
+    res = httpx.post(f"{server[0]}/encode", json=body)
+    assert res.status_code == 422
+    assert message in res.json()["error"]
+
+
+def test_malformed_json_gets_422_naming_the_problem(server: tuple[str, HashEncoder]) -> None:
+    res = httpx.post(
+        f"{server[0]}/encode", content=b'{"texts": ["a",]}', headers={"content-type": "application/json"}
+    )
+    assert res.status_code == 422
+    assert res.json()["error"].startswith("the body is not valid JSON (")
+
+
+def test_body_too_large_gets_413_declared_or_chunked(server: tuple[str, HashEncoder]) -> None:
+    big = b'{"texts": ["' + b"x" * 3000 + b'"]}'
+    res = httpx.post(f"{server[0]}/encode", content=big, headers={"content-type": "application/json"})
+    assert res.status_code == 413
+    assert res.json()["error"] == (
+        "the request body is 3015 bytes; this server accepts at most 2,000 (--max-body-bytes)"
+    )
+
+    def chunks():  # no Content-Length: the server has to count
+        for _ in range(10):
+            yield b" " * 500
+
+    res = httpx.post(f"{server[0]}/encode", content=chunks(), headers={"content-type": "application/json"})
+    assert res.status_code == 413 and "at most 2,000" in res.json()["error"]
+
+
+def test_search_without_index_and_unknown_paths_are_json_errors(server: tuple[str, HashEncoder]) -> None:
+    url = server[0]
+    res = httpx.post(f"{url}/search", json={"query": "chat", "k": 3})
+    assert res.status_code == 404 and "--index" in res.json()["error"]
+    res = httpx.post(f"{url}/search", json={"query": "a", "queries": ["b"]})
+    assert res.status_code == 422 and "exactly one of 'query'" in res.json()["error"]
+    res = httpx.post(f"{url}/search", json={"query": "a", "k": 6})
+    assert res.status_code == 422 and "at most 5 hits" in res.json()["error"]
+    res = httpx.get(f"{url}/nowhere")
+    assert res.status_code == 404 and res.json() == {"error": "Not Found: GET /nowhere"}
+
+
+def test_openapi_schema_is_served_and_cdn_docs_are_off(server: tuple[str, HashEncoder]) -> None:
+    url = server[0]
+    paths = httpx.get(f"{url}/openapi.json").json()["paths"]
+    assert {"/encode", "/search", "/health"} <= set(paths)
+    assert httpx.get(f"{url}/docs").status_code == 404  # swagger-ui comes from a CDN: off (offline)
+
+
+def test_page_is_self_contained(server: tuple[str, HashEncoder]) -> None:
+    res = httpx.get(f"{server[0]}/")
+    assert res.status_code == 200 and res.headers["content-type"].startswith("text/html")
+    assert "default-src 'none'" in res.headers["content-security-policy"]
+    assert "http://" not in res.text and "https://" not in res.text  # no CDN, nothing external
+
+
+def test_settings_are_checked() -> None:
+    with pytest.raises(LinguaLiteError, match="max_batch must be at least 1"):
+        ServeSettings(max_batch=0)
+    with pytest.raises(LinguaLiteError, match="the API key is empty"):
+        ServeSettings(api_key=" ")
+    with pytest.raises(LinguaLiteError, match="printable ASCII"):
+        ServeSettings(api_key="clé")
