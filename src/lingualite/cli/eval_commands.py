@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from lingualite.cli.alignment_commands import eval_align
 from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, in_data_dir
 
 MODEL_HELP = (
@@ -340,3 +341,6 @@ def eval_all(
     except USER_ERRORS as exc:
         fail(exc)
     typer.echo((out / "results.md").read_text(encoding="utf-8"))
+
+
+eval_app.command("align")(eval_align)

