@@ -113,6 +113,12 @@ def synthetic_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def tiny_words() -> list[str]:
+    """The English words the tiny tokenizer knows (for tests that write sentences of their own)."""
+    return list(EN)
+
+
+@pytest.fixture(scope="session")
 def tiny_tokenizer(synthetic_corpus: Path):
     from lingualite.data.pairs import read_pairs
     from lingualite.tokenization import train_tokenizer

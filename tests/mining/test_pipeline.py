@@ -12,38 +12,19 @@ from lingualite.errors import LinguaLiteError
 from lingualite.mining import mine_embeddings
 from lingualite.mining.pipeline import MineSettings, mine_files
 
-WORDS = [
-    "the",
-    "a",
-    "cat",
-    "dog",
-    "house",
-    "car",
-    "red",
-    "blue",
-    "big",
-    "small",
-    "runs",
-    "eats",
-    "sleeps",
-    "sees",
-    "quickly",
-    "slowly",
-]  # fmt: skip  (the tiny tokenizer's words: tests/conftest.py)
 
-
-def sentences(n: int, seed: int) -> list[str]:
+def sentences(words: list[str], n: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     out: dict[str, None] = {}
     while len(out) < n:
-        out[" ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 9)))] = None
+        out[" ".join(rng.choice(words) for _ in range(rng.randint(4, 9)))] = None
     return list(out)
 
 
 @pytest.fixture()
-def corpus(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+def corpus(tiny_words: list[str], tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     """Targets: a shuffled copy of 150 of the 200 sources among 60 other sentences."""
-    src_lines = sentences(260, 1)
+    src_lines = sentences(tiny_words, 260, 1)
     shared, others = src_lines[:150], src_lines[200:]
     tgt_lines = shared + others
     random.Random(2).shuffle(tgt_lines)
