@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,18 +15,6 @@ from lingualite.data.lines import iter_line_chunks, read_lines
 from lingualite.errors import BadInputError
 from lingualite.runtime.encode_file import encode_file
 from lingualite.runtime.static_encoder import StaticEncoder
-
-
-@pytest.fixture(scope="module")
-def static_model(tiny_tokenizer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import StaticEmbedding
-
-    torch.manual_seed(0)
-    folder = tmp_path_factory.mktemp("static") / "m"
-    embedding = StaticEmbedding(tiny_tokenizer.backend_tokenizer, embedding_dim=16)
-    SentenceTransformer(modules=[embedding], device="cpu").save(str(folder))
-    return folder
 
 
 def _encode_traced(static_model: Path, tmp_path: Path, n: int) -> tuple[int, np.ndarray]:

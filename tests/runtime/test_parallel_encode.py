@@ -18,18 +18,6 @@ from lingualite.runtime.static_encoder import StaticEncoder
 WORDS = ["the cat", "le chien rouge", "a big house runs", "voiture", "", "the the dog sleeps slowly"]
 
 
-@pytest.fixture(scope="module")
-def static_model(tiny_tokenizer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import StaticEmbedding
-
-    torch.manual_seed(0)
-    folder = tmp_path_factory.mktemp("static") / "m"
-    embedding = StaticEmbedding(tiny_tokenizer.backend_tokenizer, embedding_dim=16)
-    SentenceTransformer(modules=[embedding], device="cpu").save(str(folder))
-    return folder
-
-
 def _text(tmp_path: Path, n: int = 53) -> Path:
     path = tmp_path / "in.txt"
     path.write_text("".join(f"{WORDS[i % len(WORDS)]} {i}\n" for i in range(n)), encoding="utf-8")

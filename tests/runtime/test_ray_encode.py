@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 from typer.testing import CliRunner
 
 from lingualite.errors import LinguaLiteError
@@ -24,18 +23,6 @@ def ray_local():
     ray.init(num_cpus=2, include_dashboard=False, object_store_memory=128 * 2**20, ignore_reinit_error=True)
     yield ray
     ray.shutdown()
-
-
-@pytest.fixture(scope="module")
-def static_model(tiny_tokenizer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import StaticEmbedding
-
-    torch.manual_seed(0)
-    folder = tmp_path_factory.mktemp("static") / "m"
-    embedding = StaticEmbedding(tiny_tokenizer.backend_tokenizer, embedding_dim=16)
-    SentenceTransformer(modules=[embedding], device="cpu").save(str(folder))
-    return folder
 
 
 @pytest.fixture()
