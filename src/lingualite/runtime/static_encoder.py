@@ -2,8 +2,9 @@
 
 Static models (model2vec, sentence-transformers' ``StaticEmbedding``) have no transformer: a sentence vector is
 the mean of its tokens' rows. sentence-transformers runs them through torch's ``EmbeddingBag``; for the speed
-tier the whole work is one batched tokenizer call, one gather and one segmented sum (``np.add.reduceat``),
-which gives the same vectors with no torch in the process.
+tier the whole work is tokenizing (through a per-word cache where the tokenizer allows it:
+:mod:`lingualite.runtime.word_cache`), one gather and one segmented sum (``np.add.reduceat``), which gives the
+same vectors with no torch in the process.
 
 A folder qualifies when it has ``tokenizer.json`` and ``model.safetensors`` holding one 2-D table
 (``embeddings``: model2vec; ``embedding.weight``: sentence-transformers' ``StaticEmbedding``), and is used as
@@ -19,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from lingualite.errors import LinguaLiteError
+from lingualite.runtime.word_cache import word_cache_for
 
 __all__ = ["StaticEncoder"]
 
@@ -46,7 +48,10 @@ class StaticEncoder:
         self.table = np.ascontiguousarray(tensors[key], dtype=np.float32)
         self.tokenizer = Tokenizer.from_file(str(tokenizer_file))
         self.tokenizer.no_padding()
-        self.tokenizer.enable_truncation(_max_length(self.folder))
+        max_length = _max_length(self.folder)
+        self.tokenizer.enable_truncation(max_length)
+        tokenizer_json = json.loads(tokenizer_file.read_text(encoding="utf-8"))
+        self.word_cache = word_cache_for(self.tokenizer, tokenizer_json, max_length)
         self.normalize = _normalizes(self.folder)
         self.threads = 1  # numpy gather and sum: one core does it; the tokenizer batches in Rust
         self.name = name or f"{self.folder.resolve().name}-static"
@@ -66,12 +71,15 @@ class StaticEncoder:
         return out
 
     def _mean_rows(self, texts: list[str]) -> np.ndarray:
-        ids_lists = [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
-        lengths = np.fromiter(map(len, ids_lists), np.int64, len(ids_lists))
+        if self.word_cache is not None:
+            ids, lengths = self.word_cache.flat_ids(texts)
+        else:
+            ids_lists = [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+            lengths = np.fromiter(map(len, ids_lists), np.int64, len(ids_lists))
+            ids = np.fromiter(itertools.chain.from_iterable(ids_lists), np.int64, int(lengths.sum()))
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         nonempty = lengths > 0
         if nonempty.any():
-            ids = np.fromiter(itertools.chain.from_iterable(ids_lists), np.int64, int(lengths.sum()))
             starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[nonempty]
             out[nonempty] = np.add.reduceat(self.table[ids], starts, axis=0) / lengths[nonempty, None]
         return out
