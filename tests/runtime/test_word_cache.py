@@ -134,3 +134,21 @@ def test_static_encoder_uses_it_and_gives_the_same_vectors(tiny_tokenizer, tmp_p
     fast = encoder.encode(texts)
     encoder.word_cache = None
     np.testing.assert_array_equal(fast, encoder.encode(texts))
+
+
+@pytest.mark.parametrize("name", sorted(TOKENIZERS))
+@settings(max_examples=40, deadline=None)
+@given(texts=st.lists(st.lists(st.sampled_from(ALPHABET), max_size=60).map("".join), min_size=1, max_size=6))
+def test_same_ids_with_special_tokens_and_truncation(name: str, texts: list[str]) -> None:
+    from tokenizers import processors
+
+    tok = Tokenizer.from_str(TOKENIZERS[name].to_str())
+    tok.add_special_tokens(["[CLS]", "[SEP]"])
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP] [SEP]", special_tokens=[("[CLS]", cls), ("[SEP]", sep)]
+    )  # a prefix of one and a suffix of two special tokens
+    tok.enable_truncation(9)
+    cache = word_cache_for(tok, json.loads(tok.to_str()), 9, special_tokens=True)
+    assert cache is not None and cache.prefix == [cls] and cache.suffix == [sep, sep]
+    assert [list(ids) for ids in cache.ids(texts)] == [e.ids for e in tok.encode_batch(texts)]

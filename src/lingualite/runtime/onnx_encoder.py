@@ -1,8 +1,9 @@
 """The lean encode path: Rust tokenization, length-sorted batches, one onnxruntime call per batch.
 
 No torch and no Python per token: sentences are tokenized in one batched call of the ``tokenizers``
-library, sorted by length so a batch pads to its own longest sentence only, and each batch is one run of the
-exported graph (:mod:`lingualite.runtime.onnx_export`), which already pools, projects and normalises.
+library (or through a per-word cache where the tokenizer allows it: :mod:`lingualite.runtime.word_cache`),
+sorted by length so a batch pads to its own longest sentence only, and each batch is one run of the exported
+graph (:mod:`lingualite.runtime.onnx_export`), which already pools, projects and normalises.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from lingualite.errors import LinguaLiteError
+from lingualite.runtime.word_cache import word_cache_for
 from lingualite.system import available_cpus
 
 __all__ = ["FP32_FILE", "INT8_FILE", "META_FILE", "ONNX_DIR", "OnnxEncoder", "onnx_graph_of"]
@@ -68,6 +70,10 @@ class OnnxEncoder:
         self.max_seq_length = max_seq_length or _max_seq_length(self.folder)
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(self.max_seq_length)
+        tokenizer_json = json.loads(tokenizer_file.read_text(encoding="utf-8"))
+        self.word_cache = word_cache_for(
+            self.tokenizer, tokenizer_json, self.max_seq_length, special_tokens=True
+        )
         self.pad_id = _pad_id(self.folder, self.tokenizer)
         options = ort.SessionOptions()
         self.threads = threads or available_cpus()
@@ -87,8 +93,11 @@ class OnnxEncoder:
         out = np.zeros((len(texts), self._dimension), dtype=np.float32)
         if not texts:
             return out
-        encodings = self.tokenizer.encode_batch(list(texts))
-        lengths = np.fromiter((len(e.ids) for e in encodings), np.int64, len(encodings))
+        if self.word_cache is not None:
+            id_lists = self.word_cache.ids(texts)
+        else:
+            id_lists = [e.ids for e in self.tokenizer.encode_batch(list(texts))]
+        lengths = np.fromiter(map(len, id_lists), np.int64, len(id_lists))
         order = np.argsort(lengths, kind="stable")
         for start in range(0, len(order), self.run_size):
             rows = order[start : start + self.run_size]
@@ -96,7 +105,7 @@ class OnnxEncoder:
             ids = np.full((len(rows), width), self.pad_id, dtype=np.int64)
             mask = np.zeros((len(rows), width), dtype=np.int64)
             for i, row in enumerate(rows):
-                seq = encodings[row].ids
+                seq = id_lists[row]
                 ids[i, : len(seq)] = seq
                 mask[i, : len(seq)] = 1
             (vectors,) = self.session.run(None, {"input_ids": ids, "attention_mask": mask})

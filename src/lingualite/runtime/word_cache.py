@@ -35,19 +35,32 @@ PYTHON_WHITESPACE = [chr(c) for c in range(0x3001) if chr(c).isspace()]
 
 
 class WordCache:
-    """Token ids of sentences from cached per-word tokenizations (no special tokens; truncated like the
-    tokenizer, to ``max_length`` tokens)."""
+    """Token ids of sentences from cached per-word tokenizations, truncated like the tokenizer to ``max_length``
+    tokens; with ``special`` (the ids the post-processor puts before and after a sentence, e.g. [CLS] and [SEP])
+    they are the tokenizer's ids with special tokens, else without."""
 
-    def __init__(self, tokenizer: Any, max_length: int | None) -> None:
+    def __init__(
+        self, tokenizer: Any, max_length: int | None, special: tuple[list[int], list[int]] | None = None
+    ) -> None:
         self.tokenizer = tokenizer
-        self.max_length = max_length
+        self.prefix, self.suffix = special if special is not None else ([], [])
+        self.max_length = None if max_length is None else max_length - len(self.prefix) - len(self.suffix)
         self.words: dict[str, tuple[int, ...]] = {}
         self.unsafe = _unsafe_whitespace(tokenizer)
 
     def ids(self, texts: Sequence[str]) -> list[Sequence[int]]:
-        """One id sequence per text: the same ids as ``tokenizer.encode_batch(texts, add_special_tokens=False)``."""
+        """One id sequence per text, the same as ``tokenizer.encode_batch(texts, add_special_tokens=...)``."""
         if self.unsafe is not None and self.unsafe.search("".join(texts)):
-            return [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+            encodings = self.tokenizer.encode_batch(
+                list(texts), add_special_tokens=bool(self.prefix or self.suffix)
+            )
+            return [e.ids for e in encodings]
+        content = self._content_ids(texts)
+        if self.prefix or self.suffix:
+            return [[*self.prefix, *ids, *self.suffix] for ids in content]
+        return content
+
+    def _content_ids(self, texts: Sequence[str]) -> list[Sequence[int]]:
         words_per_text = [text.split() for text in texts]
         flat = list(itertools.chain.from_iterable(words_per_text))
         cached = self.words.get
@@ -89,9 +102,12 @@ class WordCache:
 
 
 def word_cache_for(
-    tokenizer: Any, tokenizer_json: dict[str, Any], max_length: int | None
+    tokenizer: Any, tokenizer_json: dict[str, Any], max_length: int | None, special_tokens: bool = False
 ) -> WordCache | None:
-    """A :class:`WordCache` when this tokenizer works word by word, else None (use the tokenizer itself)."""
+    """A :class:`WordCache` when this tokenizer works word by word, else None (use the tokenizer itself).
+
+    :param special_tokens: give the ids with the post-processor's special tokens (a transformer's input).
+    """
     if not (
         _local_normalizer(tokenizer_json.get("normalizer"))
         and _local_pre(tokenizer_json.get("pre_tokenizer"))
@@ -99,7 +115,28 @@ def word_cache_for(
         return None
     if any(re.search(r"\s", t.get("content", "")) for t in tokenizer_json.get("added_tokens") or []):
         return None
-    return WordCache(tokenizer, max_length)
+    special = _special_tokens_around(tokenizer) if special_tokens else None
+    if special_tokens and special is None:
+        return None
+    return WordCache(tokenizer, max_length, special)
+
+
+def _special_tokens_around(tokenizer: Any) -> tuple[list[int], list[int]] | None:
+    """The ids the post-processor adds before and after every sentence, if they are the same for all."""
+    probe = type(tokenizer).from_str(tokenizer.to_str())
+    probe.no_truncation()  # a short limit would cut the probes' bodies
+    found = set()
+    for text in ("a", "a b", "the 42 words, here"):
+        full = probe.encode(text).ids
+        body = probe.encode(text, add_special_tokens=False).ids
+        starts = [i for i in range(len(full) - len(body) + 1) if full[i : i + len(body)] == body]
+        if not body or not starts:
+            return None
+        found.add((tuple(full[: starts[0]]), tuple(full[starts[0] + len(body) :])))
+    if len(found) != 1:
+        return None
+    prefix, suffix = found.pop()
+    return list(prefix), list(suffix)
 
 
 def _local_normalizer(spec: dict[str, Any] | None) -> bool:
