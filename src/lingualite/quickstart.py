@@ -17,7 +17,7 @@ from lingualite.config.loading import default_data_dir
 from lingualite.data.pairs import load_xsr_pairs, subsample, unique_sides
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.readers import read_tsv
-from lingualite.data.sources import fetch_corpora
+from lingualite.data.sources import DEFAULT_SOURCES, fetch_corpora
 from lingualite.data.split import SplitConfig
 from lingualite.encoders import SentenceTransformerEncoder, TfidfEncoder
 from lingualite.errors import LinguaLiteError
@@ -44,7 +44,8 @@ def prepare_default_data(data_dir: Path, langs: tuple[str, ...], console: Consol
     prepared: list[Path] = []
     for lang in langs:
         out = data_dir / "prepared" / f"en-{lang}"
-        inputs = sorted(corpora.glob(f"*/en-{lang}.tsv"))
+        # Only the default sources (sorted, as the published runs read them), not opt-in ones fetched here.
+        inputs = sorted(p for s in DEFAULT_SOURCES if (p := corpora / s / f"en-{lang}.tsv").is_file())
         if not inputs:
             console.print(f"[yellow]no en-{lang} corpus was extracted; skipping that pair")
             continue

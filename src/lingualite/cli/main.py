@@ -97,7 +97,10 @@ def data_fetch(
     langs: Annotated[
         str, typer.Option(help="Comma-separated target languages paired with English.")
     ] = "fr,de,es,it",
-    sources: Annotated[str, typer.Option(help="Comma-separated sources.")] = "libreoffice,bible,ddtp",
+    sources: Annotated[
+        str,
+        typer.Option(help="Comma-separated sources; opt-in: libreoffice-ui (LibreOffice UI strings)."),
+    ] = "libreoffice,bible,ddtp",
     cache: Annotated[
         Path | None,
         typer.Option(

@@ -1,0 +1,160 @@
+"""LibreOffice UI message catalogs (MPL-2.0): English msgid -> translated msgstr, from gettext ``.mo`` files.
+
+``fetch`` runs ``apt-get download libreoffice-l10n-<lang>`` and ``dpkg-deb -x``; the catalogs end up under
+``<cache>/root/usr/lib/libreoffice/program/resource/<lang>/LC_MESSAGES/<module>.mo`` (sw, sc, cui, ...).
+No English package is needed: the msgids are the English strings.
+
+Per entry: the header, plural entries and untranslated (empty) ones are skipped; keyboard accelerators are
+removed (``~Open``, ``_Open``, ``Collec_t`` -> ``Open``, ``Collect``; ``__`` is a literal underscore),
+formatting tags (``<b>``, ``<BR>``, ``<font size=1>``) are dropped while visible ``<None>``-style labels
+stay, ``%PRODUCTNAME`` becomes ``LibreOffice`` and the other placeholders (``%1``, ``$(ARG1)``,
+``$name$``...) are kept as written. A side needs :data:`~lingualite.data.sources.common.MIN_WORDS` words
+holding a letter besides placeholders; ``write_pairs`` then applies the shared rules (>= 3 words a side,
+copied English dropped, dedup).
+
+Document unit (``doc_id``, what the train/valid/test split keeps together): ``loui:<module>/<group>``.
+For dialog strings ``<group>`` is the ``.ui`` file (the msgctxt before its first ``|``, e.g.
+``sw/annotationmenu``; tips filed as ``extended_tip|<widget>`` without a file use the widget). For code
+strings (msgctxt ``STR_UNDO_DELETE``-style ids) it is the id without its digits, which keeps numbered
+families together (``STR_POOLCOLL_BULLET_LEVEL1..5``, the hundreds of ``RID_SUBSETMAP`` entries sharing
+one id) and one Calc function's description and arguments together (``sc/SC_OPCODE_ABS``). An English
+string seen before (other module, other context, another translation) keeps the document of its first
+occurrence, so its variants never straddle two splits.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from lingualite.data.cleaning import normalize_light
+from lingualite.data.sources.apt import apt_download, find_deb, unpack_deb
+from lingualite.data.sources.common import (
+    ALL_LANGS,
+    MIN_WORDS,
+    SourceUnavailableError,
+    clean_text,
+    output_path,
+    write_pairs,
+)
+from lingualite.data.sources.mo import MoEntry, read_mo
+from lingualite.errors import LinguaLiteError
+
+__all__ = [
+    "NAME",
+    "PACKAGES",
+    "clean_ui_text",
+    "doc_group",
+    "extract",
+    "fetch",
+    "find_resource_root",
+    "real_words",
+]
+
+NAME = "libreoffice-ui"
+PACKAGES = {lang: f"libreoffice-l10n-{lang}" for lang in ALL_LANGS}
+_RESOURCE_SUBDIR = Path("usr/lib/libreoffice/program/resource")
+PRODUCT_NAME = "LibreOffice"
+
+_TAG = re.compile(r"</?(?:br|b|i|u|s|font|span|a|big|small|sub|sup)\b[^<>]*/?>", re.I)
+_TILDE = re.compile(r"~(?=\S)")
+_MNEMONIC = re.compile(r"(?<!_)_(?=[^\W_])")  # a single underscore before a letter or digit (GTK)
+_PLACEHOLDER = re.compile(
+    r"%[A-Z][A-Z0-9_]*%?|%\d+|%[sdnu]\b|\$\([A-Za-z0-9_]+\)|\$[A-Za-z_]+\$|\$\d+\$?|\$[A-Z][A-Z_]*|#\d+|#N\b"
+)
+_LETTER = re.compile(r"[^\W\d_]")
+_ID_DIGITS = re.compile(r"\d+")
+
+
+def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
+    """Download and unpack ``libreoffice-l10n-<lang>`` for ``langs``; return the ``resource`` folder.
+
+    Same layout as :func:`lingualite.data.sources.libreoffice.fetch` (``debs/``, ``root/`` and one
+    ``.unpacked-<package>`` marker per package), any package version.
+    """
+    cache_dir = Path(cache_dir)
+    root, debs = cache_dir / "root", cache_dir / "debs"
+    todo = [
+        PACKAGES[lang] for lang in dict.fromkeys(langs) if not (root / f".unpacked-{PACKAGES[lang]}").exists()
+    ]
+    absent = [pkg for pkg in todo if find_deb(debs, pkg) is None]
+    if absent:
+        apt_download(absent, debs, cache_dir / "apt")
+    for pkg in todo:
+        deb = find_deb(debs, pkg)
+        if deb is None:
+            raise SourceUnavailableError(f"{pkg}: no .deb in {debs}")
+        root.mkdir(parents=True, exist_ok=True)
+        unpack_deb(deb, root)
+        (root / f".unpacked-{pkg}").write_text(deb.name + "\n", encoding="utf-8")
+    return root / _RESOURCE_SUBDIR
+
+
+def find_resource_root(raw: Path) -> Path:
+    """The folder holding ``<lang>/LC_MESSAGES``: ``raw``, or ``raw/[root/]usr/lib/libreoffice/program/resource``."""
+    for cand in (raw, raw / _RESOURCE_SUBDIR, raw / "root" / _RESOURCE_SUBDIR):
+        if cand.is_dir() and any(cand.glob("*/LC_MESSAGES/*.mo")):
+            return cand
+    raise LinguaLiteError(
+        f"{raw}: no LibreOffice UI catalogs (<lang>/LC_MESSAGES/*.mo) found; fetch them first"
+    )
+
+
+def clean_ui_text(text: str, dialog: bool = True) -> str:
+    """Readable text of one UI string: tags and accelerators removed, ``%PRODUCTNAME`` spelled out.
+
+    ``dialog``: a ``.ui`` string, whose accelerator is GTK's ``_`` (code strings use only ``~``).
+    """
+    text = html.unescape(_TAG.sub(" ", text)) if "<" in text or "&" in text else text
+    text = _TILDE.sub("", text)
+    if dialog and "_" in text:
+        text = _MNEMONIC.sub("", text, count=1).replace("__", "_")
+    text = text.replace("%PRODUCTNAME", PRODUCT_NAME)
+    return clean_text(text)
+
+
+def real_words(text: str) -> int:
+    """Words holding a letter once placeholders (``%1``, ``$(ARG1)``, ``%NAME``, ...) are removed."""
+    return sum(1 for word in _PLACEHOLDER.sub(" ", text).split() if _LETTER.search(word))
+
+
+def doc_group(context: str | None) -> str:
+    """The document group of a msgctxt: its ``.ui`` file, or a code id without digits (see the module doc)."""
+    if not context:
+        return "_"
+    if "|" in context:
+        parts = [p.strip() for p in context.split("|")]
+        return parts[1] if parts[0].replace(" ", "_") == "extended_tip" else parts[0]
+    return _ID_DIGITS.sub("", context) or "_"
+
+
+def _usable(entry: MoEntry) -> bool:
+    return entry.plural is None and bool(entry.msgid.strip()) and bool(entry.msgstr.strip())
+
+
+def _pairs(lang_dir: Path) -> Iterator[tuple[str, str, str]]:
+    first_doc: dict[str, str] = {}  # normalized English -> the document it first appeared in
+    for mo in sorted(lang_dir.glob("*.mo")):
+        for entry in read_mo(mo):
+            if not _usable(entry):
+                continue
+            dialog = entry.context is not None and "|" in entry.context
+            en, xx = clean_ui_text(entry.msgid, dialog), clean_ui_text(entry.msgstr, dialog)
+            if min(real_words(en), real_words(xx)) < MIN_WORDS:
+                continue
+            doc = first_doc.setdefault(normalize_light(en), f"loui:{mo.stem}/{doc_group(entry.context)}")
+            yield en, xx, doc
+
+
+def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[str, int]:
+    """Write ``out_dir/libreoffice-ui/en-<lang>.tsv`` for each language; return pair counts."""
+    root = find_resource_root(Path(raw))
+    missing = [lang for lang in langs if not any((root / lang / "LC_MESSAGES").glob("*.mo"))]
+    if missing:
+        raise LinguaLiteError(f"{root}: no UI catalogs for {', '.join(missing)}; fetch them first")
+    return {
+        lang: write_pairs(output_path(out_dir, NAME, lang), _pairs(root / lang / "LC_MESSAGES"))
+        for lang in langs
+    }
