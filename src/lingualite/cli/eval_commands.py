@@ -16,7 +16,8 @@ from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, 
 
 MODEL_HELP = (
     "Model folder (sentence-transformers / lingualite), a baseline (tfidf, minilm, use-m, e5-small), or "
-    "onnx:FOLDER / onnx-int8:FOLDER (graphs from `lingualite export`, run by onnxruntime)."
+    "onnx:FOLDER / onnx-int8:FOLDER (graphs from `lingualite export`, run by onnxruntime), static:FOLDER, or "
+    "bf16:FOLDER (a model folder run by torch in bfloat16)."
 )
 
 eval_app = typer.Typer(

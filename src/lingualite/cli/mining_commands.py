@@ -11,7 +11,8 @@ import typer
 from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, in_data_dir
 
 MODEL_HELP = (
-    "Model folder, a baseline (use-m, minilm, e5-small) or a runtime spec (onnx:F, onnx-int8:F, static:F)."
+    "Model folder, a baseline (use-m, minilm, e5-small) or a runtime spec (onnx:F, onnx-int8:F, static:F, "
+    "bf16:F)."
 )
 ModeOpt = Annotated[
     str,

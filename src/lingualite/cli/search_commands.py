@@ -35,7 +35,9 @@ def _skipped(stats: Any) -> dict[str, Any]:
 def index_build(
     model: Annotated[
         str,
-        typer.Option(help="A model folder, a baseline name (use-m, ...) or static:/onnx:/onnx-int8:FOLDER."),
+        typer.Option(
+            help="A model folder, a baseline name (use-m, ...) or static:/onnx:/onnx-int8:/bf16:FOLDER."
+        ),
     ],
     input: Annotated[Path, typer.Option("--input", help=INPUT_HELP)],
     output: Annotated[Path, typer.Option(help="New folder for the index.")],

@@ -18,7 +18,7 @@ def serve_command(
         str,
         typer.Option(
             help="A model folder, a baseline name (use-m, minilm, e5-small), or onnx:FOLDER / onnx-int8:FOLDER / "
-            "static:FOLDER."
+            "static:FOLDER / bf16:FOLDER."
         ),
     ],
     index: Annotated[

@@ -19,7 +19,8 @@ def encode(
         str,
         typer.Option(
             help="A model folder, a baseline name (tfidf, minilm, use-m, e5-small), or onnx:FOLDER / "
-            "onnx-int8:FOLDER (graphs written by `lingualite export`) / static:FOLDER."
+            "onnx-int8:FOLDER (graphs written by `lingualite export`) / static:FOLDER / bf16:FOLDER (torch in "
+            "bfloat16)."
         ),
     ],
     input: Annotated[

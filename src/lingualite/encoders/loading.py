@@ -16,7 +16,9 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encode
     """A baseline by name (``tfidf``, ``minilm``, ``use-m``, ``e5-small``), a sentence-transformers folder, or
     ``onnx:FOLDER`` / ``onnx-int8:FOLDER`` (the ONNX graphs that ``lingualite export`` wrote into FOLDER, run
     by onnxruntime: :class:`lingualite.runtime.onnx_encoder.OnnxEncoder`), or ``static:FOLDER`` (a model2vec /
-    ``StaticEmbedding`` folder in numpy: :class:`lingualite.runtime.static_encoder.StaticEncoder`).
+    ``StaticEmbedding`` folder in numpy: :class:`lingualite.runtime.static_encoder.StaticEncoder`), or
+    ``bf16:FOLDER`` (a sentence-transformers folder in torch bfloat16, float32 vectors out:
+    :class:`lingualite.runtime.bf16_encoder.Bf16Encoder`).
 
     :param threads: CPU threads for the encoder; default: all cores available to the process.
     :raises lingualite.models.loading.ModelFolderError: neither a baseline name nor an existing folder (the
@@ -27,7 +29,7 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encode
     if key in BASELINES:
         return BASELINES[key](threads=threads)
     runtime, rest = split_runtime(key)
-    if runtime is not None:  # onnx:FOLDER / onnx-int8:FOLDER (`lingualite export`), static:FOLDER
+    if runtime is not None:  # onnx:/onnx-int8:FOLDER (`lingualite export`), static:FOLDER, bf16:FOLDER
         if not Path(rest).exists():
             from lingualite.models.loading import ModelFolderError
 
@@ -36,6 +38,10 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encode
             from lingualite.runtime.static_encoder import StaticEncoder
 
             return StaticEncoder(rest)
+        if runtime == "bf16":
+            from lingualite.runtime.bf16_encoder import Bf16Encoder
+
+            return Bf16Encoder(rest, threads=threads)
         from lingualite.runtime.onnx_encoder import OnnxEncoder, onnx_graph_of
 
         return OnnxEncoder(rest, graph=onnx_graph_of(rest, int8=runtime == "onnx-int8"), threads=threads)

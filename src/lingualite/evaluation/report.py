@@ -132,7 +132,7 @@ def _model_key(model: str) -> str:
     """The encoder's identity for caches and finished parts, by content: a baseline's name and package
     version, or a hash of a folder's weights, module list and tokenizer (a retrained or replaced model under
     the same path gets a new key; a copied folder keeps its key). ``onnx:DIR`` / ``onnx-int8:DIR`` /
-    ``static:DIR`` get the runtime and the folder's hash (ONNX graphs included)."""
+    ``static:DIR`` / ``bf16:DIR`` get the runtime and the folder's hash (ONNX graphs included)."""
     from lingualite.encoders.spec import split_runtime
 
     runtime, rest = split_runtime(model)

@@ -26,7 +26,7 @@ PROBE_MIN_COSINE = 0.99
 
 
 def normalize_spec(spec: str | Path) -> str:
-    """The spec as recorded: baseline names as given, folders (also after ``onnx:`` / ``static:``) absolute."""
+    """The spec as recorded: baseline names as given, folders (also after ``onnx:`` / ``bf16:`` ...) absolute."""
     from lingualite.encoders.baselines import BASELINES
     from lingualite.encoders.spec import split_runtime
 
