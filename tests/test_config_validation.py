@@ -90,6 +90,7 @@ def test_every_shipped_config_names_its_recipe(caplog: pytest.LogCaptureFixture)
     assert modes == {
         "distill": "distill",
         "distill-static": "distill",
+        "distill-usem": "distill",
         "monolingual": "monolingual",
         "paper": "parallel",
         "quickstart": "parallel",
