@@ -25,6 +25,7 @@ from lingualite.cli.common import (
 )
 from lingualite.cli.eval_commands import eval_app
 from lingualite.cli.mining_commands import eval_mine, mine
+from lingualite.cli.reproduce_commands import reproduce
 from lingualite.cli.search_commands import index_app, search_command
 from lingualite.cli.serve_commands import serve_command
 from lingualite.cli.train_commands import distill as distill_command
@@ -83,6 +84,7 @@ app.command("align")(align_command)
 app.command("mine")(mine)
 eval_app.command("mine")(eval_mine)
 app.command("serve")(serve_command)
+app.command("reproduce")(reproduce)
 
 
 @data_app.command("fetch")

@@ -1,0 +1,198 @@
+"""``lingualite reproduce``: run one paper table's grid of cells (a YAML file under
+``lingualite/configs/reproduce/``), cached and resumable, and render it beside the paper's numbers.
+
+A thin shell over :func:`lingualite.reproduce.run_sweep` and :func:`lingualite.reproduce.render_table`; the
+evaluation (:func:`cell_evaluator`: XSR and zero-shot classification through
+:mod:`lingualite.evaluation.suite`, as ``lingualite eval`` runs them) is passed in from here, the one layer
+allowed to import :mod:`lingualite.evaluation`. Registered on the app in
+:mod:`lingualite.cli.main`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, echo_logs, emit, fail
+
+if TYPE_CHECKING:
+    from lingualite.reproduce import EvaluationInputs, Evaluator
+
+
+def cell_evaluator(threads: int | None = None) -> Evaluator:
+    """What a sweep evaluates each cell with, as ``lingualite eval`` computes it: XSR P@1 (square protocol,
+    cosine) on each test pair file (``eval xsr --pairs ... --max-pairs N --seed S``) and, where the table
+    names classification sets, zero-shot classification (``eval classify --train train.en.tsv --test
+    test.*.tsv``: logistic regression, mean of 5 seeds); where it names STS files, ``eval sts``."""
+
+    def evaluate(folder: Path, inputs: EvaluationInputs) -> dict[str, Any]:
+        from lingualite.encoders.loading import load_encoder
+        from lingualite.evaluation.suite import classification_from_files, sts_from_files, xsr_from_files
+        from lingualite.reproduce import flat_metrics
+
+        encoder = load_encoder(str(folder), threads=threads)
+        xsr = xsr_from_files(encoder, inputs.xsr_files, "nn", inputs.max_test_pairs, inputs.seed)
+        metrics = flat_metrics("xsr", xsr)
+        for name, (train, tests) in inputs.classify.items():
+            result = classification_from_files(
+                encoder, train, tests, "logreg", 5, max_docs=inputs.classify_max_docs, seed=inputs.seed
+            )
+            metrics.update(flat_metrics(f"classify/{name}", result))
+        if inputs.sts_files:
+            metrics.update(flat_metrics("sts", sts_from_files(encoder, inputs.sts_files)))
+        return metrics
+
+    return evaluate
+
+
+def _list_tables(as_json: bool) -> None:
+    from lingualite.reproduce import list_tables, load_table
+    from lingualite.reproduce.table import TABLES_DIR
+
+    rows = {}
+    for name in list_tables():
+        table = load_table(name)
+        rows[name] = {"cells": len(table.cells), "scales": ",".join(table.scales), "title": table.title}
+    emit({"folder": str(TABLES_DIR), "tables": rows}, "Tables `lingualite reproduce` can run", as_json)
+
+
+def _dry_run(table: Any, scale: str, output: Path, data_dir: Path | None, cells: list[str] | None) -> dict:
+    from lingualite.reproduce import STATES, plan_sweep
+
+    plans = plan_sweep(table, scale, output, data_dir, cells)
+    rows = {
+        p.cell.name: {
+            "state": p.state,
+            "what": STATES[p.state],
+            "key": p.keys["key"],
+            **({"changed": ", ".join(p.changed)} if p.changed else {}),
+            "overrides": ", ".join(
+                f"{k}={v}"
+                for k, v in {
+                    **table.scale(scale).overrides,
+                    **p.cell.overrides,
+                    **p.cell.scales.get(scale, {}),
+                }.items()
+            ),
+        }
+        for p in plans
+    }
+    return {"table": table.name, "scale": scale, "output": str(output), "dry_run": True, "cells": rows}
+
+
+def reproduce(
+    table: Annotated[
+        str | None,
+        typer.Argument(
+            help="A shipped table (see --list), e.g. 000-table6, or a table YAML file.", show_default=False
+        ),
+    ] = None,
+    scale: Annotated[
+        str,
+        typer.Option(
+            help="cpu (the quickstart model; what it runs is stated in the table's header) or paper (the "
+            "paper's settings, for a GPU)."
+        ),
+    ] = "cpu",
+    output: Annotated[
+        Path | None,
+        typer.Option(help="Sweep folder \\[default: runs/reproduce/TABLE-SCALE].", show_default=False),
+    ] = None,
+    cells: Annotated[
+        str | None, typer.Option(help="Comma-separated cells to run (default: all); the table renders all.")
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Continue cells that stopped with checkpoints (finished cells never rerun)."
+        ),
+    ] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Delete and rerun cells whose saved config differs from the table's."),
+    ] = False,
+    list_: Annotated[
+        bool, typer.Option("--list", help="List the shipped tables and their cell counts.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show each cell's state and overrides; run nothing.")
+    ] = False,
+    threads: Annotated[
+        int | None, typer.Option(min=1, help="PyTorch CPU threads (default: one per core).")
+    ] = None,
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run the grid of one of the papers' tables and render it beside the paper's numbers.
+
+    Each cell trains into OUTPUT/cells/CELL (through the same recipes as `lingualite train`), is evaluated
+    (XSR P@1 on the held-out test pairs; zero-shot classification where the table names sets, from
+    `lingualite data eval-sets`) and writes OUTPUT/cells/CELL/result.json with the hash of its config and
+    evaluation settings: a finished cell is never run again. Then OUTPUT/table.md, table.json and
+    table.png are written from the finished cells (missing ones shown as "–").
+
+    \b
+    Examples:
+      lingualite reproduce --list
+      lingualite reproduce 000-table6 --dry-run         # what would run, and each cell's state
+      lingualite reproduce 000-table6                   # the cpu scale -> runs/reproduce/000-table6-cpu
+      lingualite reproduce 000-table6 --resume          # after an interruption: finished cells are kept
+      lingualite reproduce 000-table5 --scale paper     # the paper's settings (a GPU)
+    """
+    from lingualite.reproduce import load_table
+
+    if list_:
+        _list_tables(as_json)
+        return
+    if table is None:
+        fail(ValueError("name a TABLE (see `lingualite reproduce --list`)"))
+    chosen = [c.strip() for c in cells.split(",") if c.strip()] if cells else None
+    try:
+        spec = load_table(table)
+        spec.scale(scale)
+        output = output or Path("runs/reproduce") / f"{spec.name}-{scale}"
+        if dry_run:
+            emit(_dry_run(spec, scale, output, data_dir, chosen), f"Plan of {spec.name} ({scale})", as_json)
+            return
+        states = _sweep(spec, scale, output, data_dir, chosen, resume, force, threads)
+    except USER_ERRORS as exc:
+        fail(exc)
+    summary = {
+        "table": spec.name,
+        "scale": scale,
+        "output": str(output),
+        "markdown": str(output / "table.md"),
+    }
+    emit({**summary, "cells": states}, f"Reproduced {spec.name} ({scale})", as_json)
+
+
+def _sweep(
+    spec: Any,
+    scale: str,
+    output: Path,
+    data_dir: Path | None,
+    cells: list[str] | None,
+    resume: bool,
+    force: bool,
+    threads: int | None,
+) -> dict[str, dict[str, str]]:
+    """Run the sweep (progress lines on stderr), render the table; each cell's state before the run."""
+    from lingualite.reproduce import render_table, run_sweep
+
+    echo_logs("lingualite", "lingualite")  # the training loop's step lines
+    plans = run_sweep(
+        spec,
+        scale,
+        output,
+        cell_evaluator(threads),
+        data_dir=data_dir,
+        cells=cells,
+        resume=resume,
+        force=force,
+        threads=threads,
+        progress=lambda line: typer.echo(line, err=True),
+        on_done=lambda: render_table(spec, scale, output),
+    )
+    return {p.cell.name: {"before": p.state} for p in plans}

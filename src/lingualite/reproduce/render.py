@@ -1,0 +1,173 @@
+"""Render a sweep's table from whatever cells are finished: ``table.md`` (shaped like the paper's table, the
+paper's number beside ours, the scale in the header), ``table.json`` and ``table.png`` (bars of ours vs the
+paper's). A cell not finished yet is shown as "–".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lingualite.io_utils import atomic_file, write_json, write_text
+from lingualite.reproduce.sweep import read_result
+from lingualite.reproduce.table import ColumnSpec, TableSpec
+
+__all__ = ["render_table", "table_rows"]
+
+MISSING = "–"
+
+
+def _ours(column: ColumnSpec, metrics: dict[str, Any] | None) -> float | None:
+    if column.metric is None or metrics is None:
+        return None
+    value = metrics.get(column.metric)
+    if not isinstance(value, int | float):
+        return None
+    return value * 100 if column.percent else value
+
+
+def table_rows(table: TableSpec, output: str | Path) -> list[dict[str, Any]]:
+    """One row per cell, in the table's order: the cell's status, our value and the paper's per column."""
+    rows = []
+    for cell in table.cells:
+        result = read_result(Path(output) / "cells" / cell.name)
+        metrics = result["metrics"] if result else None
+        rows.append(
+            {
+                "cell": cell.name,
+                "label": cell.label,
+                "finished": result is not None,
+                "key": result.get("key") if result else None,
+                "ours": {c.key: _ours(c, metrics) for c in table.columns if c.metric is not None},
+                "paper": {c.key: cell.paper.get(c.key) for c in table.columns},
+            }
+        )
+    return rows
+
+
+def _fmt(value: float | None, digits: int) -> str:
+    if value is None:
+        return MISSING
+    if float(value).is_integer() and abs(value) >= 1000:
+        return f"{int(value):,}"
+    return f"{value:,.{digits}f}"
+
+
+def _has_paper(table: TableSpec, column: ColumnSpec) -> bool:
+    return any(cell.paper.get(column.key) is not None for cell in table.cells)
+
+
+def _header(table: TableSpec, column: ColumnSpec) -> str:
+    if column.metric is None:
+        return f"{column.label} (paper)"
+    return f"{column.label} ours / paper" if _has_paper(table, column) else f"{column.label} (ours)"
+
+
+def _cell_text(table: TableSpec, column: ColumnSpec, row: dict[str, Any]) -> str:
+    paper = _fmt(row["paper"].get(column.key), column.digits)
+    if column.metric is None:
+        return paper
+    ours = _fmt(row["ours"].get(column.key), column.digits)
+    return f"{ours} / {paper}" if _has_paper(table, column) else ours
+
+
+def _markdown(table: TableSpec, scale: str, rows: list[dict[str, Any]], evaluation: str) -> str:
+    note = table.scale(scale).note
+    done = sum(r["finished"] for r in rows)
+    lines = [
+        f"# {table.name}: {table.title}",
+        "",
+        f"Source: {table.source}.",
+        "",
+        f"Scale: **{scale}**: {note}",
+        "",
+        f"Ours: {evaluation} Each measured column reads *ours / paper*; {MISSING}: not run yet, not "
+        f"measured or not published. Cells finished: {done}/{len(rows)}.",
+    ]
+    if table.notes:
+        lines += ["", " ".join(table.notes.split())]
+    header = ["", *(_header(table, c) for c in table.columns)]
+    lines += ["", "| " + " | ".join(header) + " |", "|---|" + "---:|" * len(table.columns)]
+    for row in rows:
+        texts = [_cell_text(table, c, row) for c in table.columns]
+        lines.append("| " + " | ".join([row["label"], *texts]) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _evaluation_text(table: TableSpec, output: Path) -> str:
+    for cell in table.cells:
+        result = read_result(output / "cells" / cell.name)
+        if result is not None:
+            ev = result.get("evaluation", {})
+            cap = ev.get("max_test_pairs")
+            files = ", ".join(Path(f).parent.name or Path(f).name for f in ev.get("test_files", []))
+            text = (
+                f"XSR P@1 x 100 (square protocol: every test sentence against all test sentences of its "
+                f"language pair, cosine) on held-out test pairs of {files}"
+                + (f", at most {cap:,} pairs per file (seeded)" if cap else "")
+                + "."
+            )
+            if ev.get("classify"):
+                sets = ", ".join(Path(f).name for f in ev["classify"])
+                text += f" Classification: accuracy x 100 ({ev.get('classify_protocol')}) on {sets}."
+            return text
+    return "no cell is finished yet."
+
+
+def _plot(table: TableSpec, scale: str, rows: list[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    columns = [c for c in table.columns if c.metric is not None]
+    ncols = min(4, max(len(columns), 1))
+    nrows = max(1, -(-len(columns) // ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols, 2.9 * nrows), squeeze=False)
+    x = np.arange(len(rows))
+    for ax, column in zip(axes.flat, columns, strict=False):
+        ours = [np.nan if (v := r["ours"].get(column.key)) is None else v for r in rows]
+        paper = [np.nan if (v := r["paper"].get(column.key)) is None else v for r in rows]
+        if _has_paper(table, column):
+            ax.bar(x - 0.2, ours, 0.4, label="ours", color="C0")
+            ax.bar(x + 0.2, paper, 0.4, label="paper", color="C1")
+        else:
+            ax.bar(x, ours, 0.5, label="ours", color="C0")
+        ax.set_xticks(x, [r["label"] for r in rows], rotation=30, ha="right", fontsize=7)
+        ax.set_title(column.label, fontsize=9)
+    for ax in list(axes.flat)[len(columns) :]:
+        ax.axis("off")
+    axes[0, 0].legend(fontsize=7)
+    fig.suptitle(f"{table.name}: {table.title} (scale {scale})", fontsize=10)
+    fig.tight_layout()
+    with atomic_file(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=110)
+    plt.close(fig)
+
+
+def render_table(table: TableSpec, scale: str, output: str | Path) -> dict[str, Path]:
+    """Write ``table.md``, ``table.json`` and ``table.png`` into ``output`` from its finished cells."""
+    output = Path(output)
+    rows = table_rows(table, output)
+    evaluation = _evaluation_text(table, output)
+    paths = {"markdown": output / "table.md", "json": output / "table.json", "png": output / "table.png"}
+    write_text(paths["markdown"], _markdown(table, scale, rows, evaluation))
+    write_json(
+        paths["json"],
+        {
+            "table": table.name,
+            "title": table.title,
+            "source": table.source,
+            "scale": scale,
+            "scale_note": table.scale(scale).note,
+            "evaluation": evaluation,
+            "columns": [
+                {"key": c.key, "label": c.label, "metric": c.metric, "percent": c.percent}
+                for c in table.columns
+            ],
+            "rows": rows,
+        },
+    )
+    _plot(table, scale, rows, paths["png"])
+    return paths
