@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lingualite.data.sources import common, libreoffice
+from lingualite.data.sources import apt, common, libreoffice
 from lingualite.data.sources.common import SourceUnavailableError
 from lingualite.errors import LinguaLiteError
 
@@ -138,8 +138,8 @@ def test_fetch_is_idempotent_once_unpacked(tmp_path: Path, monkeypatch: pytest.M
     def boom(*args: object, **kwargs: object) -> None:
         raise AssertionError("nothing should be downloaded or unpacked")
 
-    monkeypatch.setattr(libreoffice, "apt_download", boom)
-    monkeypatch.setattr(libreoffice, "unpack_deb", boom)
+    monkeypatch.setattr(apt, "apt_download", boom)
+    monkeypatch.setattr(apt, "unpack_deb", boom)
     assert libreoffice.fetch(tmp_path, ["fr"]) == root / "usr" / "share" / "libreoffice" / "help"
 
 
@@ -155,8 +155,8 @@ def test_fetch_unpacks_debs_already_in_cache(tmp_path: Path, monkeypatch: pytest
     for pkg in ("libreoffice-help-en-us", "libreoffice-help-it"):
         (debs / f"{pkg}_1:7.4-1_all.deb").touch()
     unpacked: list[str] = []
-    monkeypatch.setattr(libreoffice, "apt_download", lambda *a, **k: pytest.fail("no download expected"))
-    monkeypatch.setattr(libreoffice, "unpack_deb", lambda deb, dest: unpacked.append(deb.name))
+    monkeypatch.setattr(apt, "apt_download", lambda *a, **k: pytest.fail("no download expected"))
+    monkeypatch.setattr(apt, "unpack_deb", lambda deb, dest: unpacked.append(deb.name))
     libreoffice.fetch(tmp_path, ["it"])
     assert unpacked == ["libreoffice-help-en-us_1:7.4-1_all.deb", "libreoffice-help-it_1:7.4-1_all.deb"]
     assert (tmp_path / "root" / ".unpacked-libreoffice-help-it").is_file()

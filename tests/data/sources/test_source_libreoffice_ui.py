@@ -11,6 +11,7 @@ import pytest
 from mo_fixtures import write_mo
 
 import lingualite.data.sources as sources
+from lingualite.data.sources import apt
 from lingualite.data.sources import libreoffice_ui as ui
 from lingualite.data.sources.mo import MoEntry
 from lingualite.errors import LinguaLiteError
@@ -153,8 +154,8 @@ def test_fetch_downloads_only_missing_packages(tmp_path: Path, monkeypatch: pyte
         for pkg in packages:
             (deb_dir / f"{pkg}_1.0_all.deb").write_bytes(b"x")
 
-    monkeypatch.setattr(ui, "apt_download", download)
-    monkeypatch.setattr(ui, "unpack_deb", lambda deb, dest: calls.append(("unpack", deb.name)))
+    monkeypatch.setattr(apt, "apt_download", download)
+    monkeypatch.setattr(apt, "unpack_deb", lambda deb, dest: calls.append(("unpack", deb.name)))
     assert ui.fetch(tmp_path, ["fr", "de", "it"]) == tmp_path / "root" / RESOURCE
     assert calls == [
         ("download", ["libreoffice-l10n-de"]),

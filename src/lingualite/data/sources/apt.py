@@ -109,3 +109,21 @@ def read_index_file(path: Path) -> str:
     else:
         data = path.read_bytes()
     return data.decode("utf-8", errors="replace")
+
+
+def download_and_unpack(packages: Sequence[str], cache_dir: Path) -> Path:
+    """Each package downloaded into ``cache_dir/debs`` and unpacked into ``cache_dir/root`` once (a
+    ``.unpacked-<package>`` marker per package, any version); returns ``cache_dir/root``."""
+    root, debs = cache_dir / "root", cache_dir / "debs"
+    todo = [pkg for pkg in dict.fromkeys(packages) if not (root / f".unpacked-{pkg}").exists()]
+    absent = [pkg for pkg in todo if find_deb(debs, pkg) is None]
+    if absent:
+        apt_download(absent, debs, cache_dir / "apt")
+    for pkg in todo:
+        deb = find_deb(debs, pkg)
+        if deb is None:
+            raise SourceUnavailableError(f"{pkg}: no .deb in {debs}")
+        root.mkdir(parents=True, exist_ok=True)
+        unpack_deb(deb, root)
+        (root / f".unpacked-{pkg}").write_text(deb.name + "\n", encoding="utf-8")
+    return root

@@ -11,10 +11,9 @@ from collections.abc import Iterator, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
 
-from lingualite.data.sources.apt import apt_download, find_deb, unpack_deb
+from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import (
     ALL_LANGS,
-    SourceUnavailableError,
     align_units,
     clean_text,
     output_path,
@@ -47,22 +46,8 @@ _PARAGRAPH = re.compile(r"<(p|h[1-6])\s[^>]*\bid=[^>]*>.*?</\1\s*>", re.S)
 
 def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
     """Download and unpack the help packages for English and ``langs``; return the help root folder."""
-    cache_dir = Path(cache_dir)
-    root = cache_dir / "root"
-    debs = cache_dir / "debs"
     wanted = [PACKAGES[lang] for lang in dict.fromkeys(["en", *langs])]
-    todo = [pkg for pkg in wanted if not (root / f".unpacked-{pkg}").exists()]
-    if todo:
-        absent = [pkg for pkg in todo if find_deb(debs, pkg) is None]
-        if absent:
-            apt_download(absent, debs, cache_dir / "apt")
-        for pkg in todo:
-            deb = find_deb(debs, pkg)
-            if deb is None:
-                raise SourceUnavailableError(f"{pkg}: no .deb in {debs}")
-            root.mkdir(parents=True, exist_ok=True)
-            unpack_deb(deb, root)
-            (root / f".unpacked-{pkg}").write_text(deb.name + "\n", encoding="utf-8")
+    root = download_and_unpack(wanted, Path(cache_dir))
     return root / _HELP_SUBDIR
 
 

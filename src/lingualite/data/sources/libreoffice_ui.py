@@ -30,11 +30,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from lingualite.data.cleaning import normalize_light
-from lingualite.data.sources.apt import apt_download, find_deb, unpack_deb
+from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import (
     ALL_LANGS,
     MIN_WORDS,
-    SourceUnavailableError,
     clean_text,
     output_path,
     write_pairs,
@@ -74,21 +73,7 @@ def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
     Same layout as :func:`lingualite.data.sources.libreoffice.fetch` (``debs/``, ``root/`` and one
     ``.unpacked-<package>`` marker per package), any package version.
     """
-    cache_dir = Path(cache_dir)
-    root, debs = cache_dir / "root", cache_dir / "debs"
-    todo = [
-        PACKAGES[lang] for lang in dict.fromkeys(langs) if not (root / f".unpacked-{PACKAGES[lang]}").exists()
-    ]
-    absent = [pkg for pkg in todo if find_deb(debs, pkg) is None]
-    if absent:
-        apt_download(absent, debs, cache_dir / "apt")
-    for pkg in todo:
-        deb = find_deb(debs, pkg)
-        if deb is None:
-            raise SourceUnavailableError(f"{pkg}: no .deb in {debs}")
-        root.mkdir(parents=True, exist_ok=True)
-        unpack_deb(deb, root)
-        (root / f".unpacked-{pkg}").write_text(deb.name + "\n", encoding="utf-8")
+    root = download_and_unpack([PACKAGES[lang] for lang in langs], Path(cache_dir))
     return root / _RESOURCE_SUBDIR
 
 
