@@ -77,3 +77,16 @@ def test_measure_efficiency_rejects_unknown_model() -> None:
         measure_efficiency("no-such-model", TEXTS)
     with pytest.raises(ValueError):
         measure_efficiency("tfidf", [])
+
+
+def test_warmup_on_other_texts(tiny_model: Path) -> None:
+    result = measure_efficiency(
+        str(tiny_model),
+        TEXTS,
+        batch_size=4,
+        single_runs=3,
+        warmup_texts=["other text"] * 6,
+        energy=False,
+        threads=1,
+    )
+    assert result["warmup"] == 6 and result["num_texts"] == len(TEXTS) and result["sentences_per_second"] > 0
