@@ -78,8 +78,15 @@ def vocabulary(document_files: Path, tmp_path_factory: pytest.TempPathFactory) -
 
 @pytest.fixture(scope="module")
 def trained(document_files: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import torch
+
     out = tmp_path_factory.mktemp("run") / "mono"
-    train_monolingual(tiny_config(document_files, classification_steps=200), out, progress=False)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # the autouse one-thread fixture is function-scoped: it does not cover this one
+    try:
+        train_monolingual(tiny_config(document_files, classification_steps=200), out, progress=False)
+    finally:
+        torch.set_num_threads(threads)
     return out
 
 
@@ -295,6 +302,7 @@ def test_cli_dispatches_on_mode(document_files: Path, tmp_path: Path) -> None:
 def test_shipped_config_and_bad_values(tmp_path: Path) -> None:
     cfg = load_monolingual_config("monolingual")
     assert cfg.model.pooling == "mean_max" and cfg.mining.iterations == 3
+    assert cfg.data.corpus == "comparable"  # the paper's Wiki-Wiki setting; disjoint is its ablation
     assert config_mode("monolingual") == "monolingual" and config_mode("quickstart") == "parallel"
     bad = tmp_path / "bad.yaml"
     bad.write_text("mode: monolingual\ncontext:\n  window: 0\n")

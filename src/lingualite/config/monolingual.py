@@ -20,7 +20,7 @@ class MonolingualDataConfig(DataConfig):
     :param train_files: ``en<TAB>xx<TAB>doc_id`` files (folder names like ``en-fr`` give the languages). They
         are translations of each other, so each document id is assigned to ONE language by a hash
         (:mod:`lingualite.monolingual.documents`) and only that language's side of it is read: the corpus is
-        never secretly parallel.
+        never secretly parallel (``corpus: comparable`` adds second sides on purpose, see ``corpus``).
     :param valid_files: held-out parallel pairs: the gold alignment for mined-pair precision and the
         validation XSR P@1 logged after each stage. Never trained on.
     :param languages: the languages to read; the hash spreads documents over them evenly.
@@ -28,17 +28,26 @@ class MonolingualDataConfig(DataConfig):
     :param max_sentences_per_language: seeded cap per language (whole documents), for a balanced corpus.
     :param valid_pairs: gold pairs per validation file (the gold precision samples min(m, valid_pairs) of them
         per side, so m beyond it measures the same thing).
+    :param corpus: ``disjoint`` (each document in ONE language: paper 001's Book-Wiki ablation, almost nothing
+        to mine) or ``comparable`` (paper 001's Wiki-Wiki setting: a share ``shared_documents`` of the
+        documents is ALSO read in a second hashed language, each side keeping an independent random share
+        ``keep_sentences`` of its sentences; :mod:`lingualite.monolingual.comparable`).
     """
 
     RANGES: ClassVar[dict[str, Range]] = {
         "min_sentences": (2, None, False),
         "max_sentences_per_language": (10, None, False),
+        "shared_documents": (0, 1, False),
+        "keep_sentences": (0, 1, True),
     }
 
     languages: list[str] = field(default_factory=lambda: ["en", "fr", "de", "es", "it"])
     min_sentences: int = 2
     max_sentences_per_language: int | None = 30_000
     valid_pairs: int = 2000
+    corpus: Literal["disjoint", "comparable"] = "disjoint"
+    shared_documents: float = 0.5
+    keep_sentences: float = 0.65
 
     def validate(self) -> None:
         super().validate()
@@ -92,16 +101,24 @@ class StageOptimConfig(OptimConfig):
 
 @dataclass
 class MiningConfig:
-    """Pseudo-parallel pairs by CSLS over sampled blocks (paper 001, Sec. 3.2).
+    """Pseudo-parallel pairs (paper 001, Sec. 3.2).
 
-    Each round samples ``sample_size`` (m) sentences in each of two languages, scores the m x m candidates
-    with CSLS (k neighbours inside the block), and keeps the top min(m * m, ``pairs_per_round``) new pairs;
-    rounds repeat until ``target_pairs`` (paper: m = 10,000, 1,000 per round, 100,000 pairs).
+    ``method: blocks`` is the paper's: each round samples ``sample_size`` (m) sentences in each of two
+    languages, scores the m x m candidates with CSLS (k neighbours inside the block), and keeps the top
+    min(m * m, ``pairs_per_round``) new pairs; rounds repeat until ``target_pairs`` (paper: m = 10,000, 1,000
+    per round, 100,000 pairs). ``method: exhaustive`` (issue #16; beyond the paper, which could not afford it)
+    scores the whole pool of each language pair: k nearest neighbours both ways (FAISS, or blocked sparse
+    products), ratio margin with ``margin_k`` (Artetxe & Schwenk 2019), mutual nearest neighbours
+    (``mutual``), a margin ``threshold`` and at most ``max_pairs_per_language_pair`` pairs, best first.
 
-    :param pool_size: sentences per language encoded for each iteration's mining (a seeded sample); rounds
-        draw their m from it.
+    :param pool_size: sentences per language encoded for each iteration's mining (a seeded sample).
     :param language_pairs: ``all`` (every pair of languages, in turn) or ``english`` (en-xx only).
     :param iterations: mining + coherence-regression rounds (paper: 3).
+    :param centre: remove each language's mean vector before scoring (model vectors share a large common
+        direction, so uncentred cosines of unrelated sentences are high).
+    :param lexical_seed: BEYOND the paper (off = the paper): mine the first ``lexical_iterations`` iterations
+        with ``lexical_weight`` x character n-gram TF-IDF cosine + (1 - ``lexical_weight``) x the model's
+        (centred) cosine; the sentence-level analogue of identical-string seeding in vecmap. No parallel data.
     """
 
     RANGES: ClassVar[dict[str, Range]] = {
@@ -110,6 +127,9 @@ class MiningConfig:
         "csls_k": (1, None, False),
         "pairs_per_round": (1, None, False),
         "target_pairs": (1, None, False),
+        "margin_k": (1, None, False),
+        "max_pairs_per_language_pair": (1, None, False),
+        "lexical_weight": (0, 1, False),
     }
 
     sample_size: int = 2000
@@ -119,6 +139,15 @@ class MiningConfig:
     target_pairs: int = 20_000
     iterations: int = 3
     language_pairs: Literal["all", "english"] = "all"
+    method: Literal["blocks", "exhaustive"] = "blocks"
+    margin_k: int = 4
+    mutual: bool = True
+    threshold: float | None = None
+    max_pairs_per_language_pair: int = 2000
+    centre: bool = False
+    lexical_seed: bool = False
+    lexical_weight: float = 0.5
+    lexical_iterations: int = 1
 
 
 @dataclass
@@ -136,6 +165,13 @@ class RegressionConfig(StageOptimConfig):
         alignment loss, Eq. 5, with scaled cosine), which pulls mined partners together directly instead of
         only through their contexts: self-training on the pseudo-parallel pairs.
     :param alignment_scale: the cosine scale of that loss.
+    :param target: the coherence score of a mined swap: ``cosine`` (paper 001: cos(Enc(t), Enc(s)) with the
+        encoder that mined it) or ``centred`` (issue #16: the same frozen snapshot, on vectors with each
+        language's mean removed, clipped at 0: unrelated pairs score ~0 instead of ~0.9, so the targets are
+        not nearly constant and a collapsed encoder cannot meet them).
+    :param classification_weight: BEYOND the paper (0 = the paper): keep stage 1's L_ml as an auxiliary loss
+        in every iteration (a classification batch per step, this weight), so the encoder keeps
+        discriminating sentences while it regresses.
     """
 
     RANGES: ClassVar[dict[str, Range]] = {
@@ -150,6 +186,8 @@ class RegressionConfig(StageOptimConfig):
     random_score: Literal["cosine", "zero"] = "cosine"
     alignment_weight: float = 0.0
     alignment_scale: float = 20.0
+    target: Literal["cosine", "centred"] = "cosine"
+    classification_weight: float = 0.0
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""Pseudo-parallel pairs by CSLS over sampled m x m blocks (paper 001, Sec. 3.2).
+"""Pseudo-parallel pairs by CSLS over sampled m x m blocks (paper 001, Sec. 3.2), or exhaustively by ratio
+margin (:func:`mine_exhaustive`, issue #16).
 
 Scoring every pair of two monolingual corpora is out of reach, so each round samples m sentences of language
 A and m of language B, scores the m x m candidates with CSLS (Conneau et al. 2018;
@@ -15,6 +16,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy import sparse
 
 from lingualite.retrieval import csls_scores, normalize_rows
 
@@ -145,3 +147,105 @@ def mining_precision(
         correct += int(np.sum(pick_a[rows] == pick_b[cols]))
         total += len(rows)
     return correct / max(total, 1)
+
+
+Parts = list[tuple[np.ndarray | sparse.spmatrix, float]]
+"""A sentence set seen through several views: (unit-row matrix, weight); similarity = sum of weight x cosine."""
+
+
+def _top(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's ``k`` largest values and their column indices, best first."""
+    top = (
+        np.argpartition(-scores, k - 1, axis=1)[:, :k] if k < scores.shape[1] else np.argsort(-scores, axis=1)
+    )
+    vals = np.take_along_axis(scores, top, 1)
+    order = np.argsort(-vals, axis=1, kind="stable")
+    return np.take_along_axis(vals, order, 1), np.take_along_axis(top, order, 1)
+
+
+def knn_parts(
+    queries: Parts, base: Parts, k: int, block: int = 1024
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """The ``k`` most similar rows both ways under the weighted sum of the views' cosines: ((sims, idx) of
+    every query among the base rows, (sims, idx) of every base row among the queries), best first.
+
+    One dense view of weight 1 goes to FAISS (:func:`lingualite.mining.knn.knn`), once each way. A weighted
+    sum of views (sparse TF-IDF + dense model vectors) has no FAISS index, so the similarity is computed once,
+    in blocks of queries against the whole base (exact; memory ``block`` x base), keeping each query's top k
+    and a running top k of each base row over the blocks (half the products of two searches)."""
+    from lingualite.mining.knn import knn
+
+    if len(queries) == 1 and queries[0][1] == 1.0 and not sparse.issparse(queries[0][0]):
+        return knn(queries[0][0], base[0][0], k, block), knn(base[0][0], queries[0][0], k, block)
+    n, n_base = queries[0][0].shape[0], base[0][0].shape[0]
+    k_fwd, k_bwd = min(k, n_base), min(k, n)
+    fwd_sims, fwd_idx = np.empty((n, k_fwd), np.float32), np.empty((n, k_fwd), np.int64)
+    bwd_sims = np.full((0, n_base), -np.inf, np.float32)
+    bwd_idx = np.zeros((0, n_base), np.int64)
+    transposed = [(b.T.tocsc() if sparse.issparse(b) else np.ascontiguousarray(b.T)) for b, _ in base]
+    for start in range(0, n, block):
+        scores = np.zeros((min(block, n - start), n_base), np.float32)
+        for (q, w), bt in zip(queries, transposed, strict=True):
+            product = q[start : start + block] @ bt
+            scores += w * (product.toarray() if sparse.issparse(product) else product).astype(np.float32)
+        fwd_sims[start : start + len(scores)], fwd_idx[start : start + len(scores)] = _top(scores, k_fwd)
+        col_sims, col_idx = _top(scores.T, min(k_bwd, len(scores)))
+        merged_sims = np.concatenate([bwd_sims, col_sims.T])
+        merged_idx = np.concatenate([bwd_idx, col_idx.T + start])
+        best_sims, best = _top(merged_sims.T, min(k_bwd, len(merged_sims)))
+        bwd_sims, bwd_idx = best_sims.T, np.take_along_axis(merged_idx.T, best, 1).T
+    return (fwd_sims, fwd_idx), (np.ascontiguousarray(bwd_sims.T), np.ascontiguousarray(bwd_idx.T))
+
+
+def mine_exhaustive(
+    pools: dict[int, tuple[np.ndarray, Parts]],
+    k: int = 4,
+    mutual: bool = True,
+    threshold: float | None = None,
+    cap: int | None = None,
+    english: int | None = None,
+) -> MinedPairs:
+    """Exhaustive margin mining between whole pools (issue #16; paper 001 samples m x m blocks instead).
+
+    For every language pair: each sentence's ``k`` nearest neighbours on the other side, both ways; the ratio
+    margin of Artetxe & Schwenk (2019) (:func:`lingualite.mining.margin.select_pairs`); mutual nearest
+    neighbours (``intersect``) or the best of both directions (``max``), one-to-one; pairs whose margin is
+    at least ``threshold``; the best ``cap`` per language pair. ``MinedPairs.csls`` holds the margin and
+    ``MinedPairs.cosine`` the (weighted) similarity.
+    """
+    from lingualite.mining.margin import Neighbours, select_pairs
+
+    columns: list[list] = [[] for _ in range(6)]
+    per_pair: dict[str, int] = {}
+    for la, lb in _language_pairs(sorted(pools), english):
+        (ia, va), (ib, vb) = pools[la], pools[lb]
+        fwd, bwd = knn_parts(va, vb, k)
+        forward, backward = Neighbours(*fwd), Neighbours(*bwd)
+        found = select_pairs(forward, backward, k, "intersect" if mutual else "max", threshold, True)
+        take = slice(0, cap)
+        rows, cols = found.src[take], found.tgt[take]
+        for column, values in zip(
+            columns,
+            (
+                ia[rows],
+                ib[cols],
+                np.full(len(rows), la),
+                np.full(len(rows), lb),
+                found.score[take],
+                found.cosine[take],
+            ),
+            strict=True,
+        ):
+            column.append(values)
+        per_pair[f"{la}-{lb}"] = len(rows)
+    a, b, lang_a, lang_b, score, cosine = (np.concatenate(c) if c else np.zeros(0) for c in columns)
+    return MinedPairs(
+        a=a.astype(np.int64),
+        b=b.astype(np.int64),
+        lang_a=lang_a.astype(np.int32),
+        lang_b=lang_b.astype(np.int32),
+        csls=score.astype(np.float32),
+        cosine=cosine.astype(np.float32),
+        rounds=len(per_pair),
+        stats={"pairs": int(len(a)), **{f"pairs/{key}": v for key, v in per_pair.items()}},
+    )

@@ -20,43 +20,15 @@ from lingualite.config.monolingual import MonolingualConfig
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_path
 from lingualite.losses.alignment import SentenceAlignmentLoss
-from lingualite.mining.pseudo_pairs import MinedPairs, mine_pseudo_pairs
+from lingualite.mining.pseudo_pairs import MinedPairs
 from lingualite.models.context_encoder import ContextEncoder
 from lingualite.models.dual_encoder import EncoderOutput
 from lingualite.monolingual.contexts import ContextExamples, TokenizedCorpus, pad_batch
+from lingualite.monolingual.mining_step import mine_iteration
+from lingualite.monolingual.truth import TranslationTruth
 from lingualite.monolingual.validation import StageEvaluator
-from lingualite.retrieval import normalize_rows
 
 logger = logging.getLogger(__name__)
-
-
-def mine_iteration(
-    cfg: MonolingualConfig,
-    model: ContextEncoder,
-    corpus: TokenizedCorpus,
-    evaluator: StageEvaluator,
-    stage_index: int,
-) -> tuple[MinedPairs, np.ndarray, np.ndarray]:
-    """Encode a seeded sample of each language and mine pseudo-parallel pairs among them.
-
-    Returns the pairs, plus the encoded sentence indices and their unit vectors (for random replacements)."""
-    m = cfg.mining
-    rng = np.random.default_rng([cfg.seed, stage_index, 1])
-    pools: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    all_indices, all_vectors = [], []
-    for li in range(len(corpus.languages)):
-        indices = corpus.indices_of(li)
-        if len(indices) > m.pool_size:
-            indices = np.sort(rng.choice(indices, size=m.pool_size, replace=False))
-        vectors = normalize_rows(evaluator.encode(model, [corpus.texts[i] for i in indices]))
-        pools[li] = (indices, vectors)
-        all_indices.append(indices)
-        all_vectors.append(vectors)
-    english = (
-        corpus.languages.index("en") if m.language_pairs == "english" and "en" in corpus.languages else None
-    )
-    mined = mine_pseudo_pairs(pools, m.sample_size, m.csls_k, m.pairs_per_round, m.target_pairs, rng, english)
-    return mined, np.concatenate(all_indices), np.concatenate(all_vectors)
 
 
 @dataclass
@@ -68,8 +40,8 @@ class IterationData:
     pool_indices: np.ndarray
     pool_vectors: np.ndarray
 
-    def summary(self, corpus: TokenizedCorpus) -> dict[str, Any]:
-        return mined_summary(self.mined, corpus)
+    def summary(self, corpus: TokenizedCorpus, truth: TranslationTruth | None = None) -> dict[str, Any]:
+        return mined_summary(self.mined, corpus, truth)
 
 
 def load_or_mine(
@@ -89,7 +61,7 @@ def load_or_mine(
         raise LinguaLiteError(
             f"{path.stem}: mining found no pairs; raise mining.sample_size or the corpus size"
         )
-    if len(mined) < cfg.mining.target_pairs:
+    if cfg.mining.method == "blocks" and len(mined) < cfg.mining.target_pairs:
         logger.warning(
             "%s: mining stopped at %d of %d pairs after %d rounds (the pools hold too few new pairs)",
             path.stem,
@@ -181,18 +153,28 @@ def load_mined(path: Path, fingerprint: str) -> tuple[MinedPairs, np.ndarray, np
         return mined, data["pool_indices"], data["pool_vectors"]
 
 
-def mined_summary(mined: MinedPairs, corpus: TokenizedCorpus) -> dict[str, Any]:
+def mined_summary(
+    mined: MinedPairs, corpus: TokenizedCorpus, truth: TranslationTruth | None = None
+) -> dict[str, Any]:
+    """What was mined: pairs per language pair, their mean regression target (``mined_cosine_mean``: the
+    coherence score; near 1 for every pair = collapse) and mining score, and, with ``truth`` (from the source
+    files, never trained on), the share of mined pairs that are translations (``mined_true_precision``)."""
     langs = corpus.languages
     per_pair: dict[str, int] = {}
     for la, lb in zip(mined.lang_a, mined.lang_b, strict=True):
         key = f"{langs[la]}-{langs[lb]}"
         per_pair[key] = per_pair.get(key, 0) + 1
-    return {
+    out: dict[str, Any] = {
         "mined_pairs": len(mined),
         "mining_rounds": mined.rounds,
         "mined_cosine_mean": round(float(np.mean(mined.cosine)), 4) if len(mined) else None,
+        "mined_score_mean": round(float(np.mean(mined.csls)), 4) if len(mined) else None,
         "mined_per_language_pair": per_pair,
     }
+    if truth is not None and len(mined):
+        found = truth.precision(mined.a, mined.b)
+        out.update({f"mined_{key}": value for key, value in found.items()})
+    return out
 
 
 def alignment_loss(

@@ -2,15 +2,19 @@
 
 ``train_monolingual(cfg, output)`` runs the whole method and leaves a sentence-transformers folder in ``output``:
 
-1. documents from the parallel files, each document in ONE language (:mod:`lingualite.monolingual.documents`);
+1. documents from the parallel files, each document in ONE language (:mod:`lingualite.monolingual.documents`,
+   the paper's disjoint Book-Wiki ablation) or a share also in a second language
+   (:mod:`lingualite.monolingual.comparable`, its Wiki-Wiki setting); which sentences have their translation
+   in the corpus is read from the files for evaluation only (:mod:`lingualite.monolingual.truth`);
 2. one shared vocabulary over all languages (the shared vocabulary stage, ``output/tokenizer``);
 3. stage ``classification``: sentence-context classification (Sec. 3.1): is s coherent in the context of
    s_i (s = s_i) or not (s random)? Linear head, :class:`ContextClassificationLoss`;
 4. stages ``iteration-1`` .. ``iteration-N`` (Sec. 3.2): encode a sample of each language, mine
-   pseudo-parallel pairs with CSLS over m x m blocks (:mod:`lingualite.mining`), put each mined sentence into
-   its partner's context and regress their cosine (:class:`CoherenceRegressionLoss`);
-5. at the end of every stage: the mining rule's precision on the held-out gold pairs, and validation XSR P@1
-   per language pair (``stages.jsonl`` and the ``iterations`` table of ``summary.json``);
+   pseudo-parallel pairs (:mod:`lingualite.monolingual.mining_step`: the paper's CSLS over m x m blocks, or
+   exhaustive ratio margin, optionally seeded lexically), put each mined sentence into its partner's context
+   and regress their coherence score (:class:`CoherenceRegressionLoss`), optionally with L_ml kept;
+5. at the end of every stage: the mining rule's precision on the held-out gold pairs, validation XSR P@1
+   per language pair, anisotropy; per iteration the true precision of the mined training pairs (``stages.jsonl`` and the ``iterations`` table of ``summary.json``);
 6. export (Transformer -> Pooling(mean, max), at the sentence length it was validated with) into ``output``;
    the heads stay in the checkpoints.
 
@@ -43,6 +47,7 @@ from lingualite.losses.context_classification import ContextClassificationLoss
 from lingualite.models.context_encoder import ContextEncoder
 from lingualite.models.export import export_into
 from lingualite.models.model_card import ModelCard
+from lingualite.monolingual.comparable import build_comparable_corpus, shared_documents
 from lingualite.monolingual.contexts import TokenizedCorpus, classification_examples
 from lingualite.monolingual.documents import build_monolingual_corpus
 from lingualite.monolingual.iteration import (
@@ -52,6 +57,7 @@ from lingualite.monolingual.iteration import (
     load_or_mine,
     regression_examples,
 )
+from lingualite.monolingual.truth import TranslationTruth
 from lingualite.monolingual.validation import StageEvaluator
 from lingualite.run_folder import RunFolder
 from lingualite.training.loop import Stage, StepOutput, run_stage
@@ -86,6 +92,7 @@ class _Setup:
     data: TokenizedCorpus
     model: ContextEncoder
     evaluator: StageEvaluator
+    truth: TranslationTruth
 
 
 def _train(
@@ -138,14 +145,29 @@ def _set_up(cfg: MonolingualConfig, run: RunFolder, opts: RunOptions, summary: d
         }
         if shared:
             raise LinguaLiteError(f"validation files are also training files: {sorted(map(str, shared))}")
-    corpus = build_monolingual_corpus(
-        train_files, cfg.data.languages, cfg.data.min_sentences, cfg.data.max_sentences_per_language, cfg.seed
-    )
-    summary["corpus"] = {"per_language": corpus.counts(), "dropped": dict(corpus.dropped)}
+    d = cfg.data
+    if d.corpus == "comparable":
+        corpus = build_comparable_corpus(
+            train_files, d.languages, d.shared_documents, d.keep_sentences, d.min_sentences,
+            d.max_sentences_per_language, cfg.seed,
+        )  # fmt: skip
+    else:
+        corpus = build_monolingual_corpus(
+            train_files, d.languages, d.min_sentences, d.max_sentences_per_language, cfg.seed
+        )
+    summary["corpus"] = {
+        "setting": d.corpus,
+        "per_language": corpus.counts(),
+        "shared_documents": shared_documents(corpus),
+        "dropped": dict(corpus.dropped),
+    }
     logger.info("monolingual documents: %s", corpus.counts())
     texts = lambda: {lang: corpus.sentences(lang) for lang in corpus.documents}  # noqa: E731
     tokenizer, summary["vocabulary"] = prepare_vocabulary(cfg.vocabulary, run, texts, cfg.seed, opts.resume)
     data = TokenizedCorpus.build(corpus, tokenizer, cfg.context.max_sentence_tokens)
+    # evaluation only (never trained on): which sentences have their translation in the corpus
+    truth = TranslationTruth.from_files(train_files, data.texts, data.language, data.languages)
+    summary["mining_ceiling"] = truth.ceiling()
     if not opts.resume:
         shutil.rmtree(run.path / "mined", ignore_errors=True)
     run.write_config(cfg.to_dict())
@@ -158,7 +180,7 @@ def _set_up(cfg: MonolingualConfig, run: RunFolder, opts: RunOptions, summary: d
         logger.info(
             "%d validation sentences also occur (as the same text) in other training documents", len(seen)
         )
-    return _Setup(train_files, tokenizer, data, model, evaluator)
+    return _Setup(train_files, tokenizer, data, model, evaluator, truth)
 
 
 def _run_stages(
@@ -186,7 +208,7 @@ def _run_stages(
             t0 = time.perf_counter()
             mined = run.path / "mined" / f"{name}.npz"
             iteration = load_or_mine(cfg, model, data, evaluator, index, mined, fingerprint)
-            row.update(iteration.summary(data))
+            row.update(iteration.summary(data, setup.truth))
             row["mining_seconds"] = round(time.perf_counter() - t0, 1)
         stage = _stage(cfg, name, index, model, data, iteration, evaluator)
         result = run_stage(stage, run, opts.resume, opts.progress, budget)
@@ -206,7 +228,13 @@ def _run_stages(
     return ran, examples, train_seconds
 
 
-_TRAINING_VALUES = ("loss", "lr", "accuracy", "alignment_loss")  # logged per step, not a stage's result
+_TRAINING_VALUES = (
+    "loss",
+    "lr",
+    "accuracy",
+    "alignment_loss",
+    "classification_loss",
+)  # logged per step, not a stage's result
 
 
 def _new_model(cfg: MonolingualConfig, tokenizer: PreTrainedTokenizerFast) -> ContextEncoder:
@@ -234,6 +262,8 @@ def _stage(
     align_fn = None
     if not classify and cfg.regression.alignment_weight > 0:
         align_fn = SentenceAlignmentLoss("cosine", cfg.regression.alignment_scale)
+    aux_weight = 0.0 if classify else cfg.regression.classification_weight
+    aux_fn = ContextClassificationLoss()
 
     def step_fn(step: int, _: nn.Module) -> StepOutput:
         rng = np.random.default_rng([cfg.seed, index, step])
@@ -253,6 +283,12 @@ def _stage(
             alignment = alignment_loss(model, align_fn, data, iteration.mined, optim.batch_size, rng, cfg)
             parts["alignment_loss"] = alignment.item()
             loss = loss + cfg.regression.alignment_weight * alignment
+        if aux_weight > 0:  # issue #16: L_ml (Sec. 3.1) kept as an auxiliary loss in every iteration
+            aux = classification_examples(data, optim.batch_size, rng, same_language)
+            aux_ids, aux_mask, aux_target = aux.tensors(data, window, max_len)
+            aux_loss = aux_fn(model.classify(aux_ids, aux_mask), aux_target)
+            parts["classification_loss"] = aux_loss.item()
+            loss = loss + aux_weight * aux_loss
         return StepOutput(loss, parts, optim.batch_size)
 
     assert optim.max_steps is not None  # a stage sets max_steps (StageOptimConfig.validate)

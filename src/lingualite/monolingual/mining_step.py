@@ -1,0 +1,95 @@
+"""The mining step of one coherence-regression iteration (paper 001, Sec. 3.2), with issue #16's options.
+
+1. Encode a seeded sample (``mining.pool_size``) of each language with the current encoder: the *frozen
+   snapshot* of this iteration (the weights before its first step), which gives every regression target.
+2. Score candidates: the model's cosine (``mining.centre``: after removing each language's mean vector), or,
+   for the first ``mining.lexical_iterations`` iterations with ``mining.lexical_seed``, a weighted sum of
+   character n-gram TF-IDF cosine and the model's cosine (no parallel data: shared sub-words, numbers, names).
+3. Mine: the paper's m x m CSLS blocks (``method: blocks``) or exhaustive ratio-margin mining
+   (``method: exhaustive``, :func:`lingualite.mining.pseudo_pairs.mine_exhaustive`).
+4. Targets: score(c_i) = dist(Enc(s_t), Enc(s_i)) (the paper's coherence score) with the snapshot, uncentred
+   (``regression.target: cosine``, the paper) or centred and clipped at 0 (``centred``, issue #16).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from lingualite.mining.pseudo_pairs import MinedPairs, Parts, mine_exhaustive, mine_pseudo_pairs
+from lingualite.retrieval import normalize_rows
+
+if TYPE_CHECKING:
+    from lingualite.config.monolingual import MonolingualConfig
+    from lingualite.models.context_encoder import ContextEncoder
+    from lingualite.monolingual.contexts import TokenizedCorpus
+    from lingualite.monolingual.validation import StageEvaluator
+
+
+def centred_unit(vectors: np.ndarray) -> np.ndarray:
+    """Unit rows after removing the rows' mean (one language's mean vector): unrelated sentences then score
+    ~0 instead of sharing the large common direction every vector of a small encoder has."""
+    return normalize_rows(vectors - vectors.mean(axis=0, keepdims=True))
+
+
+def lexical_views(texts: dict[int, list[str]]) -> dict[int, np.ndarray]:
+    """Character n-gram TF-IDF rows (unit, sparse) per language, one vectorizer fitted on all the texts
+    (lingualite's lexical baseline, :class:`lingualite.encoders.tfidf.TfidfEncoder`)."""
+    from lingualite.encoders.tfidf import TfidfEncoder
+
+    encoder = TfidfEncoder().fit([t for lang_texts in texts.values() for t in lang_texts])
+    return {li: encoder.encode(lang_texts) for li, lang_texts in texts.items()}
+
+
+def mine_iteration(
+    cfg: MonolingualConfig,
+    model: ContextEncoder,
+    corpus: TokenizedCorpus,
+    evaluator: StageEvaluator,
+    stage_index: int,
+) -> tuple[MinedPairs, np.ndarray, np.ndarray]:
+    """Mine this iteration's pairs (see the module docstring). Returns the pairs (``cosine`` = their
+    regression target), the encoded sentence indices and their target-space unit vectors (random swaps)."""
+    m = cfg.mining
+    rng = np.random.default_rng([cfg.seed, stage_index, 1])
+    indices: dict[int, np.ndarray] = {}
+    raw: dict[int, np.ndarray] = {}
+    for li in range(len(corpus.languages)):
+        idx = corpus.indices_of(li)
+        if len(idx) > m.pool_size:
+            idx = np.sort(rng.choice(idx, size=m.pool_size, replace=False))
+        indices[li] = idx
+        raw[li] = normalize_rows(evaluator.encode(model, [corpus.texts[i] for i in idx]))
+    centred = {li: centred_unit(v) for li, v in raw.items()}
+    model_view = centred if m.centre else raw
+    english = (
+        corpus.languages.index("en") if m.language_pairs == "english" and "en" in corpus.languages else None
+    )
+    if m.method == "blocks":
+        pools = {li: (indices[li], model_view[li]) for li in indices}
+        mined = mine_pseudo_pairs(
+            pools, m.sample_size, m.csls_k, m.pairs_per_round, m.target_pairs, rng, english
+        )
+    else:
+        views: dict[int, Parts] = {li: [(model_view[li], 1.0)] for li in indices}
+        if m.lexical_seed and stage_index <= m.lexical_iterations:
+            lexical = lexical_views({li: [corpus.texts[i] for i in idx] for li, idx in indices.items()})
+            w = m.lexical_weight
+            views = {
+                li: [(lexical[li], w)] + ([(model_view[li], 1.0 - w)] if w < 1 else []) for li in indices
+            }
+        pools_ex = {li: (indices[li], views[li]) for li in indices}
+        mined = mine_exhaustive(
+            pools_ex, m.margin_k, m.mutual, m.threshold, m.max_pairs_per_language_pair, english
+        )
+    target = centred if cfg.regression.target == "centred" else raw
+    all_indices = np.concatenate([indices[li] for li in sorted(indices)])
+    all_vectors = np.concatenate([target[li] for li in sorted(indices)])
+    row_of = np.full(len(corpus), -1, np.int64)
+    row_of[all_indices] = np.arange(len(all_indices))
+    scores = np.sum(all_vectors[row_of[mined.a]] * all_vectors[row_of[mined.b]], axis=1)
+    if cfg.regression.target == "centred":
+        scores = np.clip(scores, 0.0, 1.0)
+    mined.cosine = scores.astype(np.float32)
+    return mined, all_indices, all_vectors
