@@ -202,7 +202,7 @@ def test_a_distillation_table_runs_through_the_same_runner(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Paper 002's recipe (mode: distill) and its measure (STS), with and without the PCA layer."""
-    from conftest import write_distill_table
+    from reproduce_fixtures import write_distill_table
 
     monkeypatch.setenv("LINGUALITE_DATA_DIR", str(synthetic_corpus))
     sts = eval_tree[0] / "sts" / "lee" / "en.tsv"

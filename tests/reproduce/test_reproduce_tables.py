@@ -7,7 +7,7 @@ import copy
 from pathlib import Path
 
 import pytest
-from conftest import TABLE, write_table
+from reproduce_fixtures import TABLE, write_table
 
 from lingualite.config.parallel import GENERATIVE_OBJECTIVES
 from lingualite.errors import ConfigError
