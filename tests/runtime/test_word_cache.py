@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -56,7 +54,7 @@ def _expected(tok: Tokenizer, texts: list[str]) -> list[list[int]]:
 
 
 def _cache(tok: Tokenizer, max_length: int | None = None) -> WordCache:
-    cache = word_cache_for(tok, json.loads(tok.to_str()), max_length)
+    cache = word_cache_for(tok, max_length)
     assert cache is not None
     return cache
 
@@ -118,7 +116,7 @@ def test_memory_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_refuses_tokenizers_that_look_across_words(change) -> None:
     tok = Tokenizer.from_str(TOKENIZERS["lingualite"].to_str())
     change(tok)
-    assert word_cache_for(tok, json.loads(tok.to_str()), None) is None
+    assert word_cache_for(tok, None) is None
 
 
 def test_static_encoder_uses_it_and_gives_the_same_vectors(tiny_tokenizer, tmp_path) -> None:
@@ -149,6 +147,6 @@ def test_same_ids_with_special_tokens_and_truncation(name: str, texts: list[str]
         single="[CLS] $A [SEP] [SEP]", special_tokens=[("[CLS]", cls), ("[SEP]", sep)]
     )  # a prefix of one and a suffix of two special tokens
     tok.enable_truncation(9)
-    cache = word_cache_for(tok, json.loads(tok.to_str()), 9, special_tokens=True)
+    cache = word_cache_for(tok, 9, special_tokens=True)
     assert cache is not None and cache.prefix == [cls] and cache.suffix == [sep, sep]
     assert [list(ids) for ids in cache.ids(texts)] == [e.ids for e in tok.encode_batch(texts)]

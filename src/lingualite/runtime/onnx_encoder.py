@@ -70,10 +70,7 @@ class OnnxEncoder:
         self.max_seq_length = max_seq_length or _max_seq_length(self.folder)
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(self.max_seq_length)
-        tokenizer_json = json.loads(tokenizer_file.read_text(encoding="utf-8"))
-        self.word_cache = word_cache_for(
-            self.tokenizer, tokenizer_json, self.max_seq_length, special_tokens=True
-        )
+        self.word_cache = word_cache_for(self.tokenizer, self.max_seq_length, special_tokens=True)
         self.pad_id = _pad_id(self.folder, self.tokenizer)
         options = ort.SessionOptions()
         self.threads = threads or available_cpus()

@@ -50,8 +50,7 @@ class StaticEncoder:
         self.tokenizer.no_padding()
         max_length = _max_length(self.folder)
         self.tokenizer.enable_truncation(max_length)
-        tokenizer_json = json.loads(tokenizer_file.read_text(encoding="utf-8"))
-        self.word_cache = word_cache_for(self.tokenizer, tokenizer_json, max_length)
+        self.word_cache = word_cache_for(self.tokenizer, max_length)
         self.normalize = _normalizes(self.folder)
         self.threads = 1  # numpy gather and sum: one core does it; the tokenizer batches in Rust
         self.name = name or f"{self.folder.resolve().name}-static"

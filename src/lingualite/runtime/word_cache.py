@@ -18,6 +18,7 @@ unchanged. The tests compare the two paths on generated text.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -101,13 +102,12 @@ class WordCache:
             self.words[word] = tuple(encoding.ids)
 
 
-def word_cache_for(
-    tokenizer: Any, tokenizer_json: dict[str, Any], max_length: int | None, special_tokens: bool = False
-) -> WordCache | None:
+def word_cache_for(tokenizer: Any, max_length: int | None, special_tokens: bool = False) -> WordCache | None:
     """A :class:`WordCache` when this tokenizer works word by word, else None (use the tokenizer itself).
 
     :param special_tokens: give the ids with the post-processor's special tokens (a transformer's input).
     """
+    tokenizer_json = json.loads(tokenizer.to_str())  # its pipeline, as tokenizer.json describes it
     if not (
         _local_normalizer(tokenizer_json.get("normalizer"))
         and _local_pre(tokenizer_json.get("pre_tokenizer"))
