@@ -17,7 +17,7 @@ from lingualite.runtime.word_cache import WordCache, word_cache_for
 # where the tokenizer may not (U+001C-U+001F) or both do (tab, NBSP, ideographic space, line separator).
 ALPHABET = list("abcdeéèüßİΣσςx Z09.,;!?'\"()-") + [
     "e\u0301", "ﬁ", "¨", "中", "文", "字", "😀", "\u200d", "\x1c", "\x1f", "\x85", "\t", "\n", "\xa0", "\u3000",
-    "\u2028", "\u2003", "  ",
+    "\u2028", "\u2003", "  ", "=\u0338", "[SEP]", "[", "ΟΔΟΣ", "«", "»", "…",
 ]  # fmt: skip
 CORPUS = [
     "the cat sat on the mat, 42 times!",
@@ -67,6 +67,52 @@ def test_same_ids_as_the_tokenizer(name: str, texts: list[str]) -> None:
     cache = _cache(tok)
     assert [list(ids) for ids in cache.ids(texts)] == _expected(tok, texts)
     assert [list(ids) for ids in cache.ids(texts)] == _expected(tok, texts)  # again, from the cache
+
+
+def test_cuts_new_words_at_punctuation_where_the_tokenizer_isolates_it() -> None:
+    tok = TOKENIZERS["lingualite"]
+    cache = _cache(tok)
+    texts = ["word, word. (word) l'homme", "ΟΔΟΣ'Α ΟΔΟΣ.Α a=\u0338b x.\u0301y"]
+    assert [list(ids) for ids in cache.ids(texts)] == _expected(tok, texts)
+    assert {"word", ",", "(", "l", "'", "homme", "ΟΔΟΣ", "Α"} <= set(cache.words)
+    assert "a=\u0338b" in cache.words and "a" not in cache.words  # a combining mark: not cut
+    assert _cache(TOKENIZERS["whitespace"]).splitter is None  # groups ",." into one piece: never cut
+
+
+def test_never_cuts_inside_an_added_token() -> None:
+    tok = Tokenizer.from_str(TOKENIZERS["lingualite"].to_str())
+    tok.add_special_tokens(["[SEP]", "<x>"])
+    cache = _cache(tok)
+    assert cache.splitter is not None and not cache.splitter.search("[]<>") and cache.splitter.search(",")
+    texts = ["a[SEP]b, <x>c. [SEP]"]
+    assert [list(ids) for ids in cache.ids(texts)] == _expected(tok, texts)
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        {"content": "<m>"},
+        {"content": "<m>", "lstrip": True},
+        {"content": "<m>", "rstrip": True},
+        {"content": "zz", "single_word": True},
+    ],
+    ids=["plain", "lstrip", "rstrip", "single-word"],
+)
+@settings(max_examples=60, deadline=None)
+@given(
+    texts=st.lists(
+        st.lists(st.sampled_from([*ALPHABET, "<m>", " <m> ", "zz", "_"]), max_size=40).map("".join),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_same_ids_with_added_tokens(token: dict, texts: list[str]) -> None:
+    from tokenizers import AddedToken
+
+    tok = Tokenizer.from_str(TOKENIZERS["lingualite"].to_str())
+    tok.add_tokens([AddedToken(**token)])
+    cache = _cache(tok)
+    assert [list(ids) for ids in cache.ids(texts)] == _expected(tok, texts)
 
 
 def test_truncates_like_the_tokenizer() -> None:
