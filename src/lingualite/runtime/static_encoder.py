@@ -3,8 +3,8 @@
 Static models (model2vec, sentence-transformers' ``StaticEmbedding``) have no transformer: a sentence vector is
 the mean of its tokens' rows. sentence-transformers runs them through torch's ``EmbeddingBag``; for the speed
 tier the whole work is tokenizing (through a per-word cache where the tokenizer allows it:
-:mod:`lingualite.runtime.word_cache`), one gather and one segmented sum (``np.add.reduceat``), which gives the
-same vectors with no torch in the process.
+:mod:`lingualite.runtime.word_cache`) and one sparse (sentences x vocabulary) product with the table, which gives
+the same vectors (to float rounding) with no torch in the process.
 
 A folder qualifies when it has ``tokenizer.json`` and ``model.safetensors`` holding one 2-D table
 (``embeddings``: model2vec; ``embedding.weight``: sentence-transformers' ``StaticEmbedding``), and is used as
@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+from scipy import sparse
 
 from lingualite.errors import LinguaLiteError
 from lingualite.runtime.word_cache import word_cache_for
@@ -76,12 +77,13 @@ class StaticEncoder:
             ids_lists = [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
             lengths = np.fromiter(map(len, ids_lists), np.int64, len(ids_lists))
             ids = np.fromiter(itertools.chain.from_iterable(ids_lists), np.int64, int(lengths.sum()))
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        nonempty = lengths > 0
-        if nonempty.any():
-            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[nonempty]
-            out[nonempty] = np.add.reduceat(self.table[ids], starts, axis=0) / lengths[nonempty, None]
-        return out
+        # the sums as a sparse (sentences x vocabulary) product: ~2.5x faster here than gathering the rows and
+        # np.add.reduceat, as it never materialises the gathered rows
+        indptr = np.concatenate(([0], np.cumsum(lengths)))
+        counts = sparse.csr_matrix(
+            (np.ones(len(ids), dtype=np.float32), ids, indptr), shape=(len(texts), self.table.shape[0])
+        )
+        return np.asarray(counts @ self.table) / np.maximum(lengths, 1)[:, None].astype(np.float32)
 
     def num_parameters(self) -> int:
         return int(self.table.size)
