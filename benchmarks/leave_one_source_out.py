@@ -21,6 +21,14 @@ files): reruns only evaluate what is new. Writes OUT.json and OUT.md and prints 
     python benchmarks/leave_one_source_out.py --sources bible --max-steps 20 --smoke \
         --work /tmp/loso-dry --out /tmp/loso-dry/result                       # pipeline check, ~3 min
     python benchmarks/leave_one_source_out.py --extra-test ui=/work/data/ui/en-*/test.tsv
+
+``--monolingual GLOB`` adds untranslated sentences to every LOSO student's distillation
+(``data.monolingual_files``; e.g. ``lingualite data fetch --sources monolingual`` output, which holds no Bible
+text), each distilled with the MSE to its teacher vector only; the prepared test and validation sentences are
+never among them (``data.monolingual_exclude_files``). Use another ``--work`` and ``--out``:
+
+    python benchmarks/leave_one_source_out.py --sources bible --work /work/models/loso-mono \
+        --monolingual '/work/data/corpora/monolingual/*.txt' --out benchmarks/results/loso_monolingual
 """
 
 from __future__ import annotations
@@ -44,7 +52,10 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 LOCK = "/tmp/lingualite-bench.lock"
 ALIASES = {"libreoffice": "lo"}  # the doc ids of LibreOffice help pages start with "lo:"
-DATA_KEYS = ("data.train_files", "data.valid_files")  # the only config keys a LOSO run changes
+# the only config keys a LOSO run changes (the monolingual ones with --monolingual)
+DATA_KEYS = ("data.train_files", "data.valid_files") + tuple(
+    f"data.{k}" for k in ("monolingual_files", "max_monolingual_sentences", "monolingual_exclude_files")
+)
 
 
 def parse_args() -> argparse.Namespace:
@@ -57,6 +68,8 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--work", type=Path, default=Path("/work/models/loso"), help="WORK/<S>/{data,model}")
     p.add_argument("--data-dir", type=Path, default=None, help="default: $LINGUALITE_DATA_DIR")
     p.add_argument("--extra-test", action="append", default=[], metavar="NAME=GLOB", help="more tests")
+    p.add_argument("--monolingual", action="append", default=[], metavar="GLOB", help="untranslated text")
+    p.add_argument("--max-monolingual", type=int, default=None, help="data.max_monolingual_sentences")
     p.add_argument("--max-steps", type=int, default=None, help="passed to lingualite distill (dry runs)")
     p.add_argument("--smoke", action="store_true", help="passed to lingualite distill (dry runs)")
     p.add_argument("--threads", type=int, default=None, help="passed to lingualite distill")
@@ -110,6 +123,7 @@ def write_config(args: argparse.Namespace, folder: Path) -> tuple[Path, list[str
     import yaml
 
     from lingualite.config import load_distill_config
+    from lingualite.config.loading import default_data_dir
     from lingualite.io_utils import write_text
     from lingualite.run_folder import RunFolder, changed_config_keys
 
@@ -118,6 +132,14 @@ def write_config(args: argparse.Namespace, folder: Path) -> tuple[Path, list[str
         cfg.teacher.name = args.teacher
     cfg.data.train_files = [str(folder / "data" / "*" / "train.tsv")]
     cfg.data.valid_files = [str(folder / "data" / "*" / "valid.tsv")]
+    if args.monolingual:
+        data_dir = args.data_dir or default_data_dir()
+        cfg.data.monolingual_files = list(args.monolingual)
+        cfg.data.monolingual_exclude_files = [
+            str(data_dir / "prepared" / "*" / f"{s}.tsv") for s in ("valid", "test")
+        ]
+        if args.max_monolingual is not None:
+            cfg.data.max_monolingual_sentences = args.max_monolingual
     path = folder / "distill.yaml"
     write_text(path, yaml.safe_dump(cfg.to_dict(), sort_keys=False))
     saved = RunFolder(args.full_model).read_config("distill")
@@ -164,6 +186,13 @@ def training_record(model: Path) -> dict[str, Any]:
         "steps": summary.get("total_steps"),
         "train_pairs": summary.get("train_pairs"),
     }
+
+
+def monolingual_record(model: Path) -> dict[str, Any] | None:
+    """What the run read as monolingual text (its summary): sentences kept per file, exclusions."""
+    from lingualite.run_folder import RunFolder
+
+    return (RunFolder(model).read_summary() or {}).get("monolingual")
 
 
 def fingerprint(spec: str) -> str:
@@ -267,6 +296,7 @@ def main() -> None:
         for spec in (str(model), args.full_model, args.baseline):
             evaluate(spec, {**tests, **seen, **extra}, cache, args.lock)
         held[source] = {"model": str(model), "config": str(config), "config_differs": differs}
+        held[source]["monolingual"] = monolingual_record(model) if args.monolingual else None
         held[source].update(
             training=record, train_valid_pairs_kept=kept, tests=sorted(tests), seen_tests=sorted(seen)
         )
@@ -292,8 +322,9 @@ def write(args: argparse.Namespace, held: dict[str, Any], cache: dict[str, Any],
     for source, info in held.items():
         tests = info["tests"]
         base = [cache[args.baseline]["tests"][t]["p_at_1"] for t in tests]
+        loso = "LOSO student" + (" + monolingual" if info.get("monolingual") else "")
         models = [
-            ("LOSO student", info["model"], info["training"]),
+            (loso, info["model"], info["training"]),
             ("full student", args.full_model, full_record),
         ]
         for label, spec, train in [*models, (args.baseline, args.baseline, None)]:
@@ -321,6 +352,11 @@ def write(args: argparse.Namespace, held: dict[str, Any], cache: dict[str, Any],
         "over the language pairs; gap = model mean - USE-m mean (issue #14: within 0.02 of USE-m); 'other "
         "sources': mean P@1 of the same model on the other sources' test pairs (seen in training)."
     )
+    if any(info.get("monolingual") for info in held.values()):
+        protocol += (
+            " '+ monolingual': the LOSO student's distillation also read untranslated sentences "
+            "(data.monolingual_files, MSE to the teacher only; no test or validation sentence among them)."
+        )
     write_json(
         args.out.with_suffix(".json"), {"protocol": protocol, "rows": rows, "held_out": held, "scores": cache}
     )

@@ -91,6 +91,7 @@ def test_every_shipped_config_names_its_recipe(caplog: pytest.LogCaptureFixture)
         "distill": "distill",
         "distill-static": "distill",
         "distill-usem": "distill",
+        "distill-ranker": "distill",
         "monolingual": "monolingual",
         "paper": "parallel",
         "quickstart": "parallel",

@@ -101,7 +101,10 @@ def data_fetch(
     ] = "fr,de,es,it",
     sources: Annotated[
         str,
-        typer.Option(help="Comma-separated sources; opt-in: libreoffice-ui (LibreOffice UI strings)."),
+        typer.Option(
+            help="Comma-separated sources; opt-in: libreoffice-ui (LibreOffice UI strings), monolingual "
+            "(untranslated sentences, monolingual/<lang>.txt, for data.monolingual_files of distill)."
+        ),
     ] = "libreoffice,bible,ddtp",
     cache: Annotated[
         Path | None,

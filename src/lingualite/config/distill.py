@@ -43,10 +43,32 @@ class TeacherConfig:
 @dataclass
 class DistillDataConfig(PairDataConfig):
     """The FIRST column is the teacher's language: the teacher encodes it, and the student learns to map both
-    columns onto that vector. ``max_train_pairs`` bounds the teacher's work, the largest fixed cost of a run."""
+    columns onto that vector. ``max_train_pairs`` bounds the teacher's work, the largest fixed cost of a run.
+
+    A multilingual teacher (USE-m) also gives targets for text without a translation: sentences of
+    ``monolingual_files`` are encoded by the teacher and trained with the MSE only, ``S(m) ~ T(m)``
+    (:mod:`lingualite.distill.monolingual`). They widen the student's domains beyond the parallel corpora.
+
+    :param monolingual_files: plain text, one sentence per line, any of the student's languages (globs,
+        ``{data_dir}``; e.g. ``lingualite data monolingual`` output). Empty: pairs only.
+    :param max_monolingual_sentences: an equal seeded share of each monolingual file (null: all).
+    :param monolingual_batch_size: monolingual sentences per step, besides ``optim.batch_size`` pairs
+        (null: ``optim.batch_size``).
+    :param monolingual_exclude_files: pair files whose sentences (either side) are never trained on as
+        monolingual text, on top of ``valid_files``: the test splits, so that no evaluation text leaks.
+    """
+
+    RANGES: ClassVar[dict[str, Range]] = {
+        "max_monolingual_sentences": (0, None, True),
+        "monolingual_batch_size": (1, None, False),
+    }
 
     max_train_pairs: int | None = 100_000
     valid_pairs: int = 300
+    monolingual_files: list[str] = field(default_factory=list)
+    max_monolingual_sentences: int | None = 200_000
+    monolingual_batch_size: int | None = None
+    monolingual_exclude_files: list[str] = field(default_factory=lambda: ["{data_dir}/prepared/*/test.tsv"])
 
 
 @dataclass
@@ -105,6 +127,45 @@ class PCAConfig:
 
 
 @dataclass
+class RankerConfig:
+    """Asymmetric distillation: paper 002's relevance ranker (query -> passage), from a teacher that reads
+    queries and passages apart (multilingual-e5: ``query: `` / ``passage: ``). Off (the default) while
+    ``query_prompt`` is null; see :mod:`lingualite.distill.ranker`.
+
+    Every training pair is seen as a query (each sentence, ``query_prompt`` before both sides) and, grouped
+    with its neighbours of the same document (third TSV column), as a passage (``passage_prompt``). The
+    teacher encodes the English side with its query or passage side; the student reads the prompts as text,
+    and the saved folder records them as sentence-transformers ``prompts`` (default: the passage prompt).
+
+    :param query_prompt: the teacher's query prefix, e.g. ``"query: "``; null: symmetric distillation.
+    :param passage_prompt: the teacher's passage prefix, e.g. ``"passage: "``.
+    :param passage_sentences: consecutive sentences of one document joined into a passage.
+    :param sources: keep only pairs whose document id (third column) starts with one of these (e.g.
+        ``lo`` for LibreOffice help); empty: all pairs.
+    :param exclude_files: ``id<TAB>text`` files (globs, ``{data_dir}``; e.g. the IR set's queries) whose
+        texts are never trained on: a pair with either side among them (case-insensitive) is dropped.
+    """
+
+    RANGES: ClassVar[dict[str, Range]] = {"passage_sentences": (1, None, False)}
+
+    query_prompt: str | None = None
+    passage_prompt: str = "passage: "
+    passage_sentences: int = 4
+    sources: list[str] = field(default_factory=list)
+    exclude_files: list[str] = field(default_factory=list)
+
+    @property
+    def enabled(self) -> bool:
+        return self.query_prompt is not None
+
+    def validate(self) -> None:
+        if self.enabled and (not self.query_prompt or not self.passage_prompt):
+            raise ConfigError("ranker.query_prompt and ranker.passage_prompt must not be empty")
+        if self.enabled and self.query_prompt == self.passage_prompt:
+            raise ConfigError("ranker.query_prompt and ranker.passage_prompt must differ")
+
+
+@dataclass
 class DistillOptimConfig(PairOptimConfig):
     """Paper 002: Adam, batch 128, 10% warm-up, lr 2e-5 for 20 epochs; a student trained from scratch in
     minutes needs a larger lr."""
@@ -126,3 +187,4 @@ class DistillConfig(RecipeConfig):
     student: StudentConfig = field(default_factory=StudentConfig)
     pca: PCAConfig = field(default_factory=PCAConfig)
     optim: DistillOptimConfig = field(default_factory=DistillOptimConfig)
+    ranker: RankerConfig = field(default_factory=RankerConfig)

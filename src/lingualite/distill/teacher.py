@@ -34,12 +34,15 @@ class Teacher:
     :param fingerprint: what identifies its vectors (model files, sequence limit); part of the cache key.
     :param st_model: the ``SentenceTransformer`` when the teacher is a sentence-transformers folder (the PCA
         Dense layer can then be appended to it), else None.
+    :param encode_queries: the query side of an asymmetric teacher (e5-small: ``query:``; ``encode`` is then
+        its passage side), else None.
     """
 
     name: str
     encode: Callable[[list[str]], np.ndarray]
     fingerprint: str
     st_model: Any = None
+    encode_queries: Callable[[list[str]], np.ndarray] | None = None
 
 
 def _folder_fingerprint(folder: Path) -> str:
@@ -107,7 +110,15 @@ def load_teacher(name: str, max_seq_length: int | None = None, batch_size: int =
     def encode_other(texts: list[str]) -> np.ndarray:
         return np.asarray(encoder.encode(texts), dtype=np.float32)
 
-    return Teacher(name, encode_other, f"encoder\n{name}\n{type(encoder).__qualname__}")
+    queries = getattr(encoder, "encode_queries", None)
+
+    def encode_queries(texts: list[str]) -> np.ndarray:
+        return np.asarray(queries(texts), dtype=np.float32)  # type: ignore[misc]
+
+    fingerprint = f"encoder\n{name}\n{type(encoder).__qualname__}"
+    return Teacher(
+        name, encode_other, fingerprint, encode_queries=encode_queries if callable(queries) else None
+    )
 
 
 def cache_key(teacher: Teacher, texts: list[str]) -> str:

@@ -41,7 +41,20 @@ from lingualite.config.distill import DistillConfig
 from lingualite.data.pairs import ParallelCorpus, expand_files, load_validation_pairs, read_pairs
 from lingualite.data.tokenized import BucketedBatches, TokenizedPairs
 from lingualite.distill.loss import MultilingualMSELoss
+from lingualite.distill.monolingual import (
+    MonolingualBatches,
+    mixed_loss,
+    read_monolingual,
+    tokenize_sentences,
+)
 from lingualite.distill.pca import append_to_teacher
+from lingualite.distill.ranker import (
+    asymmetric_teacher,
+    prompt_validation,
+    ranker_corpus,
+    save_prompts,
+    vocabulary_texts,
+)
 from lingualite.distill.stages import prepare_projection, teacher_vectors
 from lingualite.distill.static_student import StaticStudent, special_token_ids
 from lingualite.distill.student import StudentEncoder
@@ -56,7 +69,7 @@ from lingualite.run_folder import RunFolder
 from lingualite.training.collator import PairCollator
 from lingualite.training.loop import Stage, StepOutput, run_stage
 from lingualite.training.run import RunOptions, RunResult, apply_call_options, open_recipe_run, planned_steps
-from lingualite.training.vocabulary import pair_texts, prepare_vocabulary
+from lingualite.training.vocabulary import prepare_vocabulary
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +94,7 @@ def train_distill(cfg: DistillConfig, output: str | Path, **options: object) -> 
         "student",
         "vocabulary",
         "pca",
+        "ranker",
     )  # checked before the teacher stage: a refused resume costs nothing
     with open_recipe_run(cfg, output, "distill", opts, fixed) as (run, _):
         return _distill(cfg, run, opts, smoke_caps)
@@ -90,27 +104,41 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
     summary: dict[str, Any] = {"recipe": "distill", "teacher": cfg.teacher.name}
     with _timed(summary, "read_pairs"):
         train_files = expand_files(cfg.data.train_files, "training")
-        corpus = read_pairs(train_files, cfg.data.max_train_pairs)
+        if cfg.ranker.enabled:  # paper 002's relevance ranker: prompted queries and passages
+            corpus, summary["ranker"] = ranker_corpus(cfg, train_files)
+        else:
+            corpus = read_pairs(train_files, cfg.data.max_train_pairs)
         valid_sets = []
         if opts.validate and cfg.data.valid_pairs > 0:
             valid_files = expand_files(cfg.data.valid_files, "validation")
             valid_sets = load_validation_pairs(valid_files, cfg.data.valid_pairs, cfg.seed)
+            valid_sets = prompt_validation(cfg.ranker, valid_sets)
     if len(corpus.pairs) < cfg.optim.batch_size:
         raise LinguaLiteError(
             f"only {len(corpus.pairs)} training pairs for optim.batch_size {cfg.optim.batch_size}"
         )
     with _timed(summary, "vocabulary"):
-        texts = pair_texts(cfg.vocabulary, cfg.data, corpus)
+        texts = vocabulary_texts(cfg, corpus)
         tokenizer, summary["vocabulary"] = prepare_vocabulary(
             cfg.vocabulary, run, texts, cfg.seed, opts.resume
         )
-    targets, pair_rows, valid_targets = _teacher_targets(cfg, run, corpus, valid_sets, opts, summary)
+    with _timed(summary, "read_monolingual"):
+        mono = read_monolingual(cfg, {a for a, _ in corpus.pairs})
+        if mono.sentences:
+            summary["monolingual"] = mono.stats
+    targets, pair_rows, valid_targets = _teacher_targets(
+        cfg, run, corpus, mono.sentences, valid_sets, opts, summary
+    )
 
     with _timed(summary, "tokenize"):
         data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.student.max_seq_length)
         num_pairs = len(corpus.pairs)
         del corpus
         batches = BucketedBatches(data.lengths(), cfg.optim.batch_size, cfg.seed, cfg.optim.bucket_size)
+        mono_batches = _monolingual_batches(
+            cfg, mono.sentences, tokenizer, len(targets) - len(mono.sentences)
+        )
+        del mono
     collator = PairCollator.from_tokenizer(tokenizer, masking="none", pooled_sites=False, bag=None)
     total_steps = planned_steps(cfg.optim, num_pairs)
     torch.manual_seed(cfg.seed)
@@ -126,6 +154,9 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
         vectors = model(batch.input_ids, batch.attention_mask)
         b = batch.num_pairs
         loss, parts = loss_fn(vectors[:b], vectors[b:], targets[torch.from_numpy(pair_rows[indices])])
+        if mono_batches is not None:
+            ids, mask, rows = mono_batches.batch(step)
+            loss, parts = mixed_loss(loss, parts, b, model(ids, mask), targets[rows])
         return StepOutput(loss, parts, b)
 
     validator = DistillValidator(valid_sets, valid_targets, tokenizer) if valid_sets else None
@@ -142,7 +173,12 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
             smoke=smoke_caps,
             teacher=cfg.teacher.name,
         )
-        export_into(run.path, lambda folder: student.save(tokenizer, folder), card)
+
+        def export(folder: Path) -> None:
+            student.save(tokenizer, folder)
+            save_prompts(folder, cfg.ranker)  # the ranker's query / passage prompts, else nothing
+
+        export_into(run.path, export, card)
         logger.info("exported the student to %s", run.path)
     summary["final_metrics"] = result.metrics
     run.write_summary(summary)
@@ -161,20 +197,28 @@ def _teacher_targets(
     cfg: DistillConfig,
     run: RunFolder,
     corpus: ParallelCorpus,
+    monolingual: list[str],
     valid_sets: list[tuple[str, list[str], list[str]]],
     opts: RunOptions,
     summary: dict[str, Any],
 ) -> tuple[torch.Tensor, np.ndarray, np.ndarray]:
-    """The teacher's (PCA-reduced) vectors: one row per distinct training source, the row of each pair,
-    and the validation sources' vectors."""
+    """The teacher's (PCA-reduced) vectors: one row per distinct training source, then one per monolingual
+    sentence (PCA is fitted on both); the row of each pair; and the validation sources' vectors."""
     cache_dir = Path(cfg.teacher.cache_dir) if cfg.teacher.cache_dir else run.path / "teacher-cache"
     with _timed(summary, "teacher"):
         teacher = load_teacher(cfg.teacher.name, cfg.teacher.max_seq_length, cfg.teacher.batch_size)
+        teacher = asymmetric_teacher(teacher, cfg.ranker)
         sources = list(dict.fromkeys(a for a, _ in corpus.pairs))
         row_of = {s: i for i, s in enumerate(sources)}
         pair_rows = np.fromiter((row_of[a] for a, _ in corpus.pairs), np.int64, len(corpus.pairs))
         del row_of
         train_vectors = teacher_vectors(teacher, sources, cache_dir, "train", opts.progress, summary)
+        if monolingual:
+            mono_vectors = teacher_vectors(
+                teacher, monolingual, cache_dir, "monolingual", opts.progress, summary
+            )
+            train_vectors = np.concatenate([train_vectors, mono_vectors])
+            del mono_vectors
         valid_sources = [s for _, src, _ in valid_sets for s in src]
         valid_vectors = np.zeros((0, train_vectors.shape[1]), np.float32)
         if valid_sources:
@@ -195,6 +239,17 @@ def _teacher_targets(
                     append_to_teacher(teacher.st_model, projection).save(str(tmp), safe_serialization=True)
     targets = torch.from_numpy(np.ascontiguousarray(train_vectors, dtype=np.float32))
     return targets, pair_rows, np.ascontiguousarray(valid_vectors, dtype=np.float32)
+
+
+def _monolingual_batches(
+    cfg: DistillConfig, sentences: list[str], tokenizer: PreTrainedTokenizerFast, first_row: int
+) -> MonolingualBatches | None:
+    """Batches of the monolingual sentences (their targets start at ``first_row``), or None without any."""
+    if not sentences:
+        return None
+    ids = tokenize_sentences(sentences, tokenizer, cfg.student.max_seq_length)
+    size = cfg.data.monolingual_batch_size or cfg.optim.batch_size
+    return MonolingualBatches(ids, size, cfg.seed, first_row, tokenizer.pad_token_id, cfg.optim.bucket_size)
 
 
 def _new_student(

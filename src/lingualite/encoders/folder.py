@@ -79,6 +79,14 @@ class SentenceTransformerEncoder:
         self.name = name or path.resolve().name
         self.batch_size = batch_size
         self.last_unknown = (0.0, 0)  # see unknown_report()
+        if (getattr(self.model, "prompts", None) or {}).get("query"):
+            # Only an asymmetric model (a non-empty "query" prompt, e.g. lingualite's distilled ranker; ST >= 6
+            # saves empty ones for every model) has encode_queries: IR, search and serving test for it.
+            self.encode_queries = self._encode_queries
+
+    def _encode_queries(self, texts: list[str]) -> np.ndarray:
+        """Queries of an asymmetric retrieval task: the folder's ``query`` prompt."""
+        return self.encode(texts, prompt_name="query")
 
     @property
     def dimension(self) -> int:
@@ -89,12 +97,17 @@ class SentenceTransformerEncoder:
         )
         return int(get())
 
-    def encode(self, texts: list[str]) -> np.ndarray:
+    def encode(self, texts: list[str], prompt_name: str | None = None) -> np.ndarray:
+        """:param prompt_name: one of the folder's prompts (None: its default prompt, if any)."""
         if len(texts) == 0:  # sentence-transformers returns shape (0,) here
             return np.zeros((0, self.dimension), dtype=np.float32)
         try:
             vectors = self.model.encode(
-                texts, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+                texts,
+                prompt_name=prompt_name,
+                batch_size=self.batch_size,
+                convert_to_numpy=True,
+                show_progress_bar=False,
             )
         except (ValueError, AttributeError, KeyError, IndexError, TypeError, RuntimeError) as exc:
             # A folder that loads but cannot encode has damaged module settings (e.g. sentence_bert_config)

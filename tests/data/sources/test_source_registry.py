@@ -37,8 +37,8 @@ class FakeSource:
 
 
 def test_registry_and_licences_cover_every_source() -> None:
-    assert set(sources.SOURCES) == {"libreoffice", "bible", "ddtp", "libreoffice-ui"}
-    assert sources.DEFAULT_SOURCES == ("libreoffice", "bible", "ddtp")  # libreoffice-ui is opt-in
+    assert set(sources.SOURCES) == {"libreoffice", "bible", "ddtp", "libreoffice-ui", "monolingual"}
+    assert sources.DEFAULT_SOURCES == ("libreoffice", "bible", "ddtp")  # libreoffice-ui, monolingual: opt-in
     assert set(sources.LICENCES) == set(sources.SOURCES) == set(sources.DESCRIPTIONS)
     for module in sources.SOURCES.values():
         assert callable(module.fetch) and callable(module.extract)

@@ -8,7 +8,10 @@ and skips (with a message) any source whose package manager is missing or whose 
 :data:`DEFAULT_SOURCES` (LibreOffice help, Bible, DDTP) is what every default run fetches and prepares; the
 published numbers depend on it. Other sources in :data:`SOURCES` are opt-in, by name
 (``lingualite data fetch --sources libreoffice-ui``): ``libreoffice-ui`` (LibreOffice UI strings) is a
-domain no default model saw, kept out of the default data so it can measure generalisation.
+domain no default model saw, kept out of the default data so it can measure generalisation. ``monolingual``
+writes untranslated sentences instead (``monolingual/<lang>.txt``, English included: fortunes, the Debian
+Reference, man pages) for distillation with a multilingual teacher; a source module with an
+``outputs(out_dir, langs)`` function names its own output files this way.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 
-from lingualite.data.sources import bible, ddtp, libreoffice, libreoffice_ui
+from lingualite.data.sources import bible, ddtp, libreoffice, libreoffice_ui, monolingual
 from lingualite.data.sources.common import ALL_LANGS, check_choices, count_lines, output_path
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import write_json
@@ -38,6 +41,7 @@ SOURCES: dict[str, ModuleType] = {
     "bible": bible,
     "ddtp": ddtp,
     libreoffice_ui.NAME: libreoffice_ui,
+    monolingual.NAME: monolingual,
 }
 # What default runs (`lingualite data fetch`, quickstart) use: changing it changes every published number.
 DEFAULT_SOURCES: tuple[str, ...] = ("libreoffice", "bible", "ddtp")
@@ -50,6 +54,10 @@ LICENCES: dict[str, str] = {
     ),
     "ddtp": "Free, per package (Debian package descriptions and their DDTP translations)",
     "libreoffice-ui": "MPL-2.0 (LibreOffice UI message catalogs, Debian packages libreoffice-l10n-*)",
+    "monolingual": (
+        "Per package: fortunes (BSD), fortunes-de and fortunes-es (GPL-2+), fortunes-it (public domain), "
+        "debian-reference-* (GPL-2+), manpages-fr/de/es/it (translations GPL-3+)"
+    ),
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -57,6 +65,7 @@ DESCRIPTIONS: dict[str, str] = {
     "bible": "Bible verses aligned by (book, chapter, verse); archaic religious text",
     "ddtp": "Debian package descriptions aligned by Description-md5; software descriptions",
     "libreoffice-ui": "LibreOffice UI strings (gettext msgid -> msgstr); menus, dialogs, tooltips (opt-in)",
+    "monolingual": "Untranslated sentences: quotations and jokes, a sysadmin manual, man pages (opt-in)",
 }
 
 
@@ -91,10 +100,14 @@ def fetch_corpora(
     results: dict[str, dict[str, int]] = {}
     for name in dict.fromkeys(sources):
         module = SOURCES[name]
-        paths = {lang: output_path(out_dir, name, lang) for lang in langs}
+        outputs = getattr(module, "outputs", None)  # a source with files of its own naming
+        paths = (
+            outputs(out_dir, langs) if outputs else {lang: output_path(out_dir, name, lang) for lang in langs}
+        )
         if not force and all(p.is_file() for p in paths.values()):
             results[name] = {lang: count_lines(p) for lang, p in paths.items()}
-            say(f"{name}: already extracted in {out_dir / name} ({_fmt(results[name])}); use force to redo")
+            shown = _fmt(results[name], outputs is None)
+            say(f"{name}: already extracted in {out_dir / name} ({shown}); use force to redo")
             continue
         t0 = time.perf_counter()
         say(f"{name}: fetching into {cache / name} ...")
@@ -110,10 +123,11 @@ def fetch_corpora(
             out_dir / name / "SOURCE.json",
             {"source": name, "description": DESCRIPTIONS[name], "licence": LICENCES[name], "pairs": counts},
         )
-        say(f"{name}: {_fmt(counts)} pairs, extracted in {time.perf_counter() - t1:.1f}s")
+        unit = "pairs" if outputs is None else "sentences"
+        say(f"{name}: {_fmt(counts, outputs is None)} {unit}, extracted in {time.perf_counter() - t1:.1f}s")
         results[name] = counts
     return results
 
 
-def _fmt(counts: dict[str, int]) -> str:
-    return ", ".join(f"en-{lang} {n:,}" for lang, n in counts.items())
+def _fmt(counts: dict[str, int], pairs: bool = True) -> str:
+    return ", ".join(f"{'en-' if pairs else ''}{lang} {n:,}" for lang, n in counts.items())

@@ -1,0 +1,152 @@
+"""The opt-in monolingual source: fortunes, Debian Reference HTML and man pages built in the test, prose
+sentences out, ASCII art, offensive collections, scripture and untranslated English left out."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from lingualite.data import sources
+from lingualite.data.sources import monolingual as mono
+from lingualite.data.sources.plain_text import fortune_entries, man_paragraphs, prose_sentences
+from lingualite.errors import LinguaLiteError
+
+FORTUNES = "usr/share/games/fortunes"
+
+
+def _write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+MAN_PAGE = r""".\" a comment line
+.TH TEST 1 "2022" "coreutils" "Commandes"
+.SH NOM
+test \- vérifier un fichier
+.SH DESCRIPTION
+.PP
+Quitter avec un code de retour déterminé par \fIEXPRESSION\fP et
+l'état du \fBfichier\fR donné.
+.nf
+Exemple de code qui ne compte pas.
+.fi
+.TP
+\fB\-\-help\fP
+afficher l'aide et quitter.
+.PP
+The value assigned to this variable determines the compatibility level.
+"""
+
+
+@pytest.fixture
+def unpacked(tmp_path: Path) -> Path:
+    root = tmp_path / "root"
+    _write(
+        root / FORTUNES / "wisdom",
+        "A clash of doctrine is not a disaster, it is an opportunity.\n\t\t-- Anonymous\n%\n"
+        "Blessed are the meek, for they shall inherit the earth.\n\t\t-- Matthew 5:5\n%\n"
+        "Too short.\n%\nA cloud does not know why it moves.  But the sky knows the\nreasons.\n",
+    )
+    _write(root / FORTUNES / "wisdom.dat", b"\x00\x00\x00\x02binary index")
+    _write(root / FORTUNES / "art", "Art is a lie that makes us realize the truth.\n")
+    _write(root / FORTUNES / "it" / "italia", "Piove sempre sul latte versato, come sempre.\n%\n")
+    (root / FORTUNES / "italia").symlink_to("it/italia")
+    _write(root / FORTUNES / "es" / "refranes", "Abad de aldea, mucho canta y poco medra.\n")
+    _write(root / FORTUNES / "es" / "off" / "rudo", "Una frase ofensiva que no debe salir.\n")
+    _write(
+        root / FORTUNES / "de" / "zitate",
+        "Gewinn ist so notwendig wie die Luft zum Atmen.\n".encode("latin-1"),
+    )
+    reference = root / "usr/share/debian-reference"
+    _write(
+        reference / "ch01.en.html", "<p>Debian is a free operating system.</p><p>Keep it simple and safe.</p>"
+    )
+    _write(
+        reference / "ch01.fr.html",
+        "<p>Debian est un syst&egrave;me <a href='x'>libre</a>.</p><p>Keep it simple and safe.</p>"
+        "<p>Voir https://www.debian.org pour plus de d&eacute;tails sur ce sujet.</p>",
+    )
+    for lang in ("de", "es", "it"):
+        _write(reference / f"ch01.{lang}.html", f"<p>Ein Satz auf {lang} mit Worten.</p>")
+    _write(root / "usr/share/man/fr/man1/test.1.gz", gzip.compress(MAN_PAGE.encode()))
+    return root
+
+
+def test_readers_give_entries_paragraphs_and_prose() -> None:
+    assert list(
+        prose_sentences(["Ok then.", "a lower start here.", "Numbers 12 34 56 78 90.", "Fine, it works!"])
+    ) == ["Fine, it works!"]
+    assert list(prose_sentences(["« Bonjour tout le monde », dit-il. Puis il part vite."])) == [
+        "« Bonjour tout le monde », dit-il.",
+        "Puis il part vite.",
+    ]
+
+
+def test_man_pages_keep_running_text_only(tmp_path: Path) -> None:
+    page = _write(tmp_path / "test.1.gz", gzip.compress(MAN_PAGE.encode()))
+    paragraphs = man_paragraphs(page)
+    assert "Quitter avec un code de retour déterminé par EXPRESSION et l'état du fichier donné." in paragraphs
+    assert not any("Exemple de code" in p or "a comment" in p for p in paragraphs)
+    assert "--help afficher l'aide et quitter." in paragraphs
+
+
+def test_fortune_entries_split_text_and_attribution(unpacked: Path) -> None:
+    entries = list(fortune_entries(unpacked / FORTUNES / "wisdom"))
+    assert entries[0] == ("A clash of doctrine is not a disaster, it is an opportunity.", "Anonymous")
+    assert entries[1][1] == "Matthew 5:5" and len(entries) == 4
+
+
+def test_extract_writes_one_file_per_language(unpacked: Path, tmp_path: Path) -> None:
+    out = tmp_path / "corpora"
+    counts = mono.extract(unpacked, out, ("fr", "de", "es", "it"))
+    text = {
+        lang: (out / "monolingual" / f"{lang}.txt").read_text(encoding="utf-8").splitlines()
+        for lang in counts
+    }
+    assert counts == {lang: len(lines) for lang, lines in text.items()}
+    assert text["en"] == [
+        "A clash of doctrine is not a disaster, it is an opportunity.",  # attribution dropped
+        "A cloud does not know why it moves.",
+        "But the sky knows the reasons.",
+        "Debian is a free operating system.",
+        "Keep it simple and safe.",
+    ]  # no scripture (Matthew 5:5), no ASCII-art file, no .dat index, no Italian through the symlink
+    assert text["fr"] == [
+        "Debian est un système libre.",  # untranslated English and the URL sentence dropped
+        "Quitter avec un code de retour déterminé par EXPRESSION et l'état du fichier donné.",
+    ]  # the man page's English sentence is dropped from French too
+    assert text["es"] == [
+        "Abad de aldea, mucho canta y poco medra.",
+        "Ein Satz auf es mit Worten.",
+    ]  # no off/
+    assert text["de"][0] == "Gewinn ist so notwendig wie die Luft zum Atmen."  # Latin-1 read
+    assert text["it"][0] == "Piove sempre sul latte versato, come sempre."
+    with pytest.raises(LinguaLiteError, match="fetch them first"):
+        mono.extract(tmp_path / "empty", out, ("fr",))
+
+
+def test_registered_opt_in_with_its_own_outputs(unpacked: Path, tmp_path: Path, monkeypatch) -> None:
+    assert sources.SOURCES["monolingual"] is mono and "monolingual" not in sources.DEFAULT_SOURCES
+    assert "GPL" in sources.LICENCES["monolingual"]
+    assert mono.packages(["fr", "it"]) == [
+        "fortunes",
+        "debian-reference-en",
+        "debian-reference-fr",
+        "manpages-fr",
+        "fortunes-it",
+        "debian-reference-it",
+        "manpages-it",
+    ]
+    fetched: list[list[str]] = []
+    monkeypatch.setattr(mono, "download_and_unpack", lambda pkgs, cache: fetched.append(pkgs) or unpacked)
+    out = tmp_path / "corpora"
+    counts = sources.fetch_corpora(out, langs=("fr",), sources=("monolingual",), progress=lambda m: None)
+    assert counts["monolingual"] == {"en": 5, "fr": 2} and (out / "monolingual" / "SOURCE.json").is_file()
+    again = sources.fetch_corpora(out, langs=("fr",), sources=("monolingual",), progress=lambda m: None)
+    assert again == counts and len(fetched) == 1  # already extracted: its own outputs were found
