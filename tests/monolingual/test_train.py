@@ -58,22 +58,11 @@ def tiny_config(
                 "iterations": 2,
             },  # fmt: skip
             "regression": {"max_steps": 10, "batch_size": 16, "save_every": 3},
+            # no real evaluation sets in these tests (test_paper_measures builds tiny ones)
+            "evaluation": {"classify": [], "pairs": []},
         },
         "test",
     )
-
-
-@pytest.fixture(scope="module")
-def vocabulary(document_files: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One tokenizer for the runs that are compared weight by weight (Unigram training may break ties
-    differently from one run to the next)."""
-    from lingualite.data.pairs import read_pairs
-    from lingualite.tokenization import train_tokenizer
-
-    texts = read_pairs(sorted(document_files.glob("*/train.tsv"))).texts
-    folder = tmp_path_factory.mktemp("vocab")
-    train_tokenizer(texts, vocab_size=80, sample_size=3000).save_pretrained(str(folder))
-    return folder
 
 
 @pytest.fixture(scope="module")

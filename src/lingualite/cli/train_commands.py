@@ -4,7 +4,7 @@ same for every recipe (register them with ``app.command("train")(train)``)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,6 +16,9 @@ from lingualite.cli.common import (
     JsonOpt,
     run_recipe,
 )
+
+if TYPE_CHECKING:
+    from lingualite.monolingual.paper_measures import SetEvaluator
 
 # The options every recipe takes (``train`` and ``distill``), declared once.
 SmokeOpt = Annotated[bool, typer.Option("--smoke", help=SMOKE_HELP)]
@@ -150,7 +153,8 @@ def train(
       pairs (UGT + alignment + similarity). Works unchanged under `torchrun --nproc_per_node N` (DDP).
     monolingual (config monolingual): paper 001 from monolingual documents only, each document used in one
       language: sentence-context classification, then iterations of CSLS-mined pseudo pairs and coherence
-      regression. Writes stages.jsonl (mined-pair precision and XSR after each stage).
+      regression. Writes stages.jsonl (mined-pair precision and XSR after each stage, and the paper's
+      zero-shot classification and pair classification: the config's `evaluation` section).
     distill (configs distill, distill-static): paper 002, the same as `lingualite distill`.
 
     \b
@@ -178,4 +182,49 @@ def train(
         step_scale=step_scale,
         threads=threads,
         allow_config_change=allow_config_change,
+        **_recipe_extras(config),
     )
+
+
+def paper_set_evaluator() -> SetEvaluator:
+    """The protocols of the monolingual recipe's per-stage measures (paper 001, issue #16), as ``lingualite
+    eval`` runs them: ``eval classify`` (logistic regression) and ``eval pairs`` (MLP on pair features), with
+    the seeds and subsamples of the config's ``evaluation`` section. Passed in from here because only the CLI
+    may import :mod:`lingualite.evaluation`."""
+
+    def evaluate(encoder: Any, kind: str, train: Path, tests: list[Path], settings: Any) -> dict[str, Any]:
+        from lingualite.evaluation.suite import classification_from_files, pairs_from_files
+
+        if kind == "classify":
+            return classification_from_files(
+                encoder,
+                train,
+                tests,
+                "logreg",
+                settings.seeds,
+                max_docs=settings.max_docs,
+                seed=settings.seed,
+            )
+        return pairs_from_files(
+            encoder,
+            train,
+            tests,
+            settings.seeds,
+            settings.max_train_pairs,
+            max_test=settings.max_test_pairs,
+            seed=settings.seed,
+        )
+
+    return evaluate
+
+
+def _recipe_extras(config: str) -> dict[str, Any]:
+    """What only some recipes take: a monolingual run gets :func:`paper_set_evaluator`."""
+    from lingualite.config import config_mode
+    from lingualite.errors import LinguaLiteError
+
+    try:
+        mode = config_mode(config)
+    except (LinguaLiteError, OSError):  # run_recipe reports a bad config
+        return {}
+    return {"stage_tasks": paper_set_evaluator()} if mode == "monolingual" else {}

@@ -191,6 +191,44 @@ class RegressionConfig(StageOptimConfig):
 
 
 @dataclass
+class StageEvaluationConfig:
+    """Paper 001's own measures after stage 1 and after every iteration (issue #16, item 5), as ``lingualite
+    eval`` runs them: zero-shot document classification (its Table 2; ``eval classify``, logistic regression)
+    on each folder of ``classify`` and pair classification (its Table 1, XNLI protocol; ``eval pairs``) on each
+    folder of ``pairs``. A folder holds ``train.<train_language>.tsv`` and ``test.<lang>.tsv`` files (``lingualite
+    data eval-sets`` writes them); a missing one is skipped with a one-line note. Evaluation only: nothing here
+    changes the training. Run when the recipe is given the protocols (``lingualite train`` gives them).
+
+    :param seeds: classifier runs averaged (seeds 0 .. N-1).
+    :param max_docs: seeded subsample of at most N documents per classification file.
+    :param max_train_pairs: seeded subsample of the pair-classification training file; ``max_test_pairs``
+        per test file.
+    """
+
+    RANGES: ClassVar[dict[str, Range]] = {
+        "seeds": (1, None, False),
+        "max_docs": (1, None, False),
+        "max_train_pairs": (1, None, False),
+        "max_test_pairs": (1, None, False),
+    }
+
+    enabled: bool = True
+    classify: list[str] = field(
+        default_factory=lambda: [
+            "{data_dir}/eval/classify/libreoffice-modules",
+            "{data_dir}/eval/classify/ddtp-sections",
+        ]
+    )
+    pairs: list[str] = field(default_factory=lambda: ["{data_dir}/eval/pairs/bible-paraphrase"])
+    train_language: str = "en"
+    seeds: int = 3
+    max_docs: int | None = 1000
+    max_train_pairs: int | None = 5000
+    max_test_pairs: int | None = 1000
+    seed: int = 0
+
+
+@dataclass
 class MonolingualModelConfig(EncoderConfig):
     """The shared encoder (paper 001: 3 layers, 8 heads, d 512) and its sentence pooling.
 
@@ -215,6 +253,7 @@ class MonolingualConfig(RecipeConfig):
     classification: StageOptimConfig = field(default_factory=StageOptimConfig)
     mining: MiningConfig = field(default_factory=MiningConfig)
     regression: RegressionConfig = field(default_factory=RegressionConfig)
+    evaluation: StageEvaluationConfig = field(default_factory=StageEvaluationConfig)
 
     def validate(self) -> None:
         needed = (2 * self.context.window + 1) * self.context.max_sentence_tokens + 2

@@ -15,6 +15,8 @@
    and regress their coherence score (:class:`CoherenceRegressionLoss`), optionally with L_ml kept;
 5. at the end of every stage: the mining rule's precision on the held-out gold pairs, validation XSR P@1
    per language pair, anisotropy; per iteration the true precision of the mined training pairs (``stages.jsonl`` and the ``iterations`` table of ``summary.json``);
+   after stage 1 and every iteration the paper's own measures, zero-shot classification and pair
+   classification (:mod:`lingualite.monolingual.paper_measures`, when the caller passes ``stage_tasks``);
 6. export (Transformer -> Pooling(mean, max), at the sentence length it was validated with) into ``output``;
    the heads stay in the checkpoints.
 
@@ -57,6 +59,12 @@ from lingualite.monolingual.iteration import (
     load_or_mine,
     regression_examples,
 )
+from lingualite.monolingual.paper_measures import (
+    PaperMeasures,
+    SetEvaluator,
+    smoke_settings,
+    stage_table,
+)
 from lingualite.monolingual.truth import TranslationTruth
 from lingualite.monolingual.validation import StageEvaluator
 from lingualite.run_folder import RunFolder
@@ -73,14 +81,20 @@ def stage_names(cfg: MonolingualConfig) -> list[str]:
     return [CLASSIFICATION] + [f"iteration-{i}" for i in range(1, cfg.mining.iterations + 1)]
 
 
-def train_monolingual(cfg: MonolingualConfig, output: str | Path, **options: object) -> RunResult:
+def train_monolingual(
+    cfg: MonolingualConfig, output: str | Path, stage_tasks: SetEvaluator | None = None, **options: object
+) -> RunResult:
     """Run paper 001's two stages; see the module docstring. ``options`` are
     :class:`~lingualite.training.run.RunOptions` (``max_steps`` and ``step_scale`` apply to every stage;
-    ``stop_after`` counts the steps of this call across stages)."""
+    ``stop_after`` counts the steps of this call across stages). ``stage_tasks``: the protocols of the
+    paper's measures after each stage (:data:`~lingualite.monolingual.paper_measures.SetEvaluator`; the CLI
+    passes ``lingualite eval``'s); without it they are skipped with a note."""
     opts = RunOptions(**options)  # type: ignore[arg-type]
     cfg, smoke_caps = apply_call_options(cfg, opts)
+    if smoke_caps is not None:
+        cfg = dataclasses.replace(cfg, evaluation=smoke_settings(cfg.evaluation))
     with open_recipe_run(cfg, output, "monolingual", opts, ("model", "vocabulary")) as (run, _):
-        return _train(cfg, run, opts, smoke_caps)
+        return _train(cfg, run, opts, smoke_caps, stage_tasks)
 
 
 @dataclasses.dataclass
@@ -93,10 +107,15 @@ class _Setup:
     model: ContextEncoder
     evaluator: StageEvaluator
     truth: TranslationTruth
+    measures: PaperMeasures
 
 
 def _train(
-    cfg: MonolingualConfig, run: RunFolder, opts: RunOptions, smoke_caps: list[str] | None
+    cfg: MonolingualConfig,
+    run: RunFolder,
+    opts: RunOptions,
+    smoke_caps: list[str] | None,
+    stage_tasks: SetEvaluator | None,
 ) -> RunResult:
     t_start = time.perf_counter()
     summary: dict[str, Any] = {
@@ -104,7 +123,8 @@ def _train(
         "mode": "monolingual",
         "paper": "Wang et al., paper 001",
     }
-    setup = _set_up(cfg, run, opts, summary)
+    setup = _set_up(cfg, run, opts, summary, PaperMeasures(cfg.evaluation, stage_tasks))
+    summary["evaluation"] = setup.measures.summary()
     done_stages = run.read_stages() if opts.resume else []
     if not done_stages:
         run.clear_logs()
@@ -120,6 +140,7 @@ def _train(
         export_into(run.path, lambda folder: model.save(tokenizer, folder), card)
     seconds = time.perf_counter() - t_start
     summary["iterations"] = done_stages
+    summary["paper_measures"] = stage_table(done_stages)
     summary["seconds_this_call"] = round(seconds, 1)
     summary["model"] = {
         "layers": cfg.model.num_layers,
@@ -136,7 +157,9 @@ def _train(
     return RunResult(run.path, ran, seconds, per_second, final_metrics, stages=done_stages, summary=summary)
 
 
-def _set_up(cfg: MonolingualConfig, run: RunFolder, opts: RunOptions, summary: dict[str, Any]) -> _Setup:
+def _set_up(
+    cfg: MonolingualConfig, run: RunFolder, opts: RunOptions, summary: dict[str, Any], measures: PaperMeasures
+) -> _Setup:
     """Documents (one language each), the shared vocabulary, the tokenized corpus, a fresh model."""
     train_files = expand_files(cfg.data.train_files, "training")
     if cfg.data.valid_files:  # compared as resolved files: two globs may name the same file
@@ -180,7 +203,7 @@ def _set_up(cfg: MonolingualConfig, run: RunFolder, opts: RunOptions, summary: d
         logger.info(
             "%d validation sentences also occur (as the same text) in other training documents", len(seen)
         )
-    return _Setup(train_files, tokenizer, data, model, evaluator, truth)
+    return _Setup(train_files, tokenizer, data, model, evaluator, truth, measures)
 
 
 def _run_stages(
@@ -222,6 +245,7 @@ def _run_stages(
         validated = result.metrics if result.end > result.start else evaluator(model)
         row.update({"train_seconds": round(result.seconds, 1), "steps": stage.total_steps})
         row.update({k: v for k, v in validated.items() if k not in _TRAINING_VALUES})
+        row.update(setup.measures(model, setup.tokenizer))
         done_stages.append(row)
         run.append_stage(row)
         logger.info("%s: %s", name, _brief(row))
