@@ -17,6 +17,7 @@ sentence as a query and runs of ``passage_sentences`` consecutive sentences of o
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -175,8 +176,6 @@ def save_prompts(folder: Path, ranker: RankerConfig) -> None:
     symmetric run): ``prompts`` {query, passage} and ``default_prompt_name: passage``."""
     if not ranker.enabled:
         return
-    import json
-
     path = Path(folder) / "config_sentence_transformers.json"
     config = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     config["prompts"] = {"query": ranker.query_prompt, "passage": ranker.passage_prompt}
