@@ -65,6 +65,38 @@ def test_xsr_margin_and_pooled_protocol(tree) -> None:
     assert out["per_test"]["en-fr"]["pool_size"] == 20 and out["per_test"]["en-fr"]["num_queries"] == 10
 
 
+def test_xsr_pooled_in_both_directions(tree) -> None:
+    test = tree[1] / "en-fr" / "test.tsv"
+    distractors = str(tree[1] / "{pair}" / "test.tsv")
+    out = _json(["eval", "xsr", "--model", "tfidf", "--pairs", str(test), "--queries", "5", "--distractors",
+                 distractors, "--direction", "both", "--method", "margin", "--json"])  # fmt: skip
+    row = out["per_test"]["en-fr"]
+    assert {"src2tgt_p_at_1", "tgt2src_p_at_1", "tgt2src_pool_size"} <= row.keys() and row["num_queries"] == 5
+    result = runner.invoke(
+        app, ["eval", "xsr", "--model", "tfidf", "--pairs", str(test), "--direction", "up"]
+    )
+    assert result.exit_code == 2 and "choose from src2tgt, tgt2src or both" in result.output
+
+
+def test_classify_a_set_in_both_directions(tmp_path: Path) -> None:
+    folder = tmp_path / "set"
+    folder.mkdir()
+    for name in ("train.en.tsv", "train.fr.tsv", "test.en.tsv", "test.fr.tsv"):
+        lines = [f"{label}\t{label} words {label} {i}" for label in ("a", "b") for i in range(4)]
+        (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = _json(["eval", "classify", "--model", "tfidf", "--set", str(folder), "--direction", "both",
+                 "--seeds", "1", "--json"])  # fmt: skip
+    assert out["direction"] == "both" and set(out["xx2en"]) == {"fr"} and set(out["en2xx"]) == {"en", "fr"}
+    assert 0.0 <= out["xx2en_accuracy"] <= 1.0
+    result = runner.invoke(app, ["eval", "classify", "--model", "tfidf", "--set", str(folder), "--train",
+                                 str(folder / "train.en.tsv")])  # fmt: skip
+    assert result.exit_code == 2 and "either --set or --train/--test" in result.output
+    train, test = str(folder / "train.en.tsv"), str(folder / "test.fr.tsv")
+    result = runner.invoke(app, ["eval", "classify", "--model", "tfidf", "--train", train, "--test", test,
+                                 "--direction", "xx2en"])  # fmt: skip
+    assert result.exit_code == 2 and "--direction needs --set" in result.output
+
+
 def test_efficiency_json(tree, tmp_path: Path) -> None:
     texts = tmp_path / "t.txt"
     texts.write_text("one sentence\nanother sentence here\n" * 10, encoding="utf-8")

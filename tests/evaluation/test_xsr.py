@@ -97,6 +97,8 @@ def test_load_distractors(tmp_path) -> None:
     pairs = tmp_path / "p.tsv"
     pairs.write_text("en a\tfr a\tdoc1\nen b\tfr b\n", encoding="utf-8")
     assert load_distractors(pairs) == ["fr a", "fr b"]
+    assert load_distractors(pairs, column=0) == ["en a", "en b"]  # the pool of the reverse direction
+    assert load_distractors(plain, column=0) == ["one sentence", "two sentences"]
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"fine\n\xff\xfe broken\n")
     with pytest.raises(BadInputError, match=r"bad.txt:2: not UTF-8"):

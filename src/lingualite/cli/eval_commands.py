@@ -71,8 +71,20 @@ def eval_xsr(
         int | None, typer.Option(min=1, help="Pooled protocol: target pool size (with distractors).")
     ] = None,
     distractors: Annotated[
-        Path | None, typer.Option(help="Extra target sentences: one a line, or a pair file's 2nd column.")
+        list[str] | None,
+        typer.Option(
+            help="Pooled protocol: extra pool sentences, one a line, or a pair file's side in the pool's "
+            "language; {pair} and {lang} in the path are the test file's folder (en-fr) and the pool's "
+            "language. Repeat for more files."
+        ),
     ] = None,
+    direction: Annotated[
+        str,
+        typer.Option(
+            help="Pooled protocol: src2tgt (source queries, target pool), tgt2src, or both (paper 000 Table 4's "
+            "→ and ←, each on its own pool)."
+        ),
+    ] = "src2tgt",
     max_pairs: Annotated[
         int | None, typer.Option(min=1, help="Seeded subsample of each file's pairs.")
     ] = None,
@@ -83,15 +95,18 @@ def eval_xsr(
     """Cross-lingual sentence retrieval P@1/5/10.
 
     Square protocol (default): all sources against all targets of each file, both directions.
-    Pooled protocol (`--queries 2000 --pool 200000 --distractors train.tsv`, paper 000 Table 4): N source
-    queries against a pool of their translations plus distractors.
+    Pooled protocol (`--queries 2000 --pool 200000 --distractors train.tsv --method margin`, paper 000
+    Table 4): N queries against a pool of their translations plus distractors; `--direction both` runs
+    en→xx and xx→en, e.g. `--distractors 'data/prepared/{pair}/train.tsv'`.
     """
+    from lingualite.data.eval_files import XSR_DIRECTIONS, expand_direction
     from lingualite.evaluation.suite import xsr_from_files
 
     files = _files(pairs, more, "--pairs")
     try:
+        directions = expand_direction(direction, XSR_DIRECTIONS)
         result = xsr_from_files(
-            _load(model, threads), files, method, max_pairs, seed, queries, pool, distractors, k
+            _load(model, threads), files, method, max_pairs, seed, queries, pool, distractors, k, directions
         )
     except USER_ERRORS as exc:
         fail(exc)
@@ -107,7 +122,9 @@ SeedsOpt = Annotated[
 @eval_app.command("classify")
 def eval_classify(
     model: ModelOpt,
-    train: Annotated[Path, typer.Option(help="Training file (one language), label<TAB>text lines.")],
+    train: Annotated[
+        Path | None, typer.Option(help="Training file (one language), label<TAB>text lines.")
+    ] = None,
     test: Annotated[
         list[Path] | None, typer.Option(help="Test file(s) of other languages, same format.")
     ] = None,
@@ -120,17 +137,50 @@ def eval_classify(
     max_docs: Annotated[
         int | None, typer.Option(min=1, help="Seeded subsample of N documents per file.")
     ] = None,
+    set_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--set",
+            help="A set folder (train.<lang>.tsv, test.<lang>.tsv) instead of --train/--test; see --direction.",
+        ),
+    ] = None,
+    direction: Annotated[
+        str,
+        typer.Option(
+            help="With --set: en2xx (fit on English, score every language), xx2en (fit on each other "
+            "language, score English) or both (paper 000 Table 3's → and ←)."
+        ),
+    ] = "en2xx",
     skip_bad: SkipBadOpt = False,
     threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Zero-shot cross-lingual document classification (MLDoc protocol, paper 000 Sec. 4.4).
+    """Zero-shot cross-lingual document classification (MLDoc protocol, paper 000 Sec. 4.3, Table 3).
 
     Fits the classifier on the training language's document vectors and reports accuracy (mean ± std over
     seeds) and macro-F1 on every test file, e.g. `--train train.en.tsv --test test.fr.tsv test.de.tsv`.
+    Both directions of a set: `--set data/eval/classify/libreoffice-modules --direction both`.
     """
+    if set_dir is not None:
+        if train is not None or test or more:
+            fail(ValueError("give either --set or --train/--test, not both"))
+        from lingualite.evaluation.suite import classification_from_set
+
+        try:
+            result = classification_from_set(
+                _load(model, threads), set_dir, direction, classifier, seeds, max_words, max_docs, skip_bad
+            )
+        except USER_ERRORS as exc:
+            fail(exc)
+        title = f"Classification ({classifier}, {direction}) of {model}"
+        emit({"model": model, "set": str(set_dir), **result}, title, as_json)
+        return
     from lingualite.evaluation.suite import classification_from_files
 
+    if train is None:
+        fail(ValueError("give --train and --test, or --set"))
+    if direction != "en2xx":
+        fail(ValueError("--direction needs --set (a folder with train.<lang>.tsv and test.<lang>.tsv)"))
     tests = _files(test, more, "--test")
     try:
         result = classification_from_files(

@@ -16,6 +16,15 @@ from typing import Any
 
 import numpy as np
 
+from lingualite.data.eval_files import (
+    CLASSIFY_DIRECTIONS,
+    XSR_DIRECTIONS,
+    check_directions,
+    classification_runs,
+    distractor_column,
+    distractor_files,
+    expand_direction,
+)
 from lingualite.data.pairs import load_xsr_pairs
 from lingualite.data.readers import ReadStats
 from lingualite.encoders.base import Encoder
@@ -27,7 +36,9 @@ from lingualite.evaluation.sts import evaluate_sts
 from lingualite.evaluation.xsr import evaluate_xsr, load_distractors
 
 __all__ = [
+    "classification_direction",
     "classification_from_files",
+    "classification_from_set",
     "ir_from_files",
     "pairs_from_files",
     "sts_from_files",
@@ -75,26 +86,76 @@ def xsr_from_files(
     seed: int = 0,
     queries: int | None = None,
     pool: int | None = None,
-    distractors: str | Path | None = None,
+    distractors: str | Path | Sequence[str | Path] | None = None,
     k: int | None = None,
+    directions: Sequence[str] = ("src2tgt",),
 ) -> dict[str, Any]:
-    """XSR on each ``src<TAB>tgt`` file (see :func:`~lingualite.evaluation.xsr.evaluate_xsr`)."""
-    extra = load_distractors(distractors) if distractors else ()
+    """XSR on each ``src<TAB>tgt`` file (see :func:`~lingualite.evaluation.xsr.evaluate_xsr`).
+
+    Pooled protocol (``queries``, ``pool`` or ``distractors`` given; paper 000's Table 4): each of
+    ``directions`` (``src2tgt``, ``tgt2src``) on its own pool; ``distractors`` are files, each a path that may
+    hold ``{pair}`` and ``{lang}`` (see :func:`lingualite.data.eval_files.distractor_files`); a pair file
+    gives the side in the pool's language. ``p_at_k`` is the mean of the directions, ``<direction>_p_at_k``
+    each one's; ``pool_size`` is the first direction's, ``<direction>_pool_size`` each one's.
+    """
+    templates = [distractors] if isinstance(distractors, str | Path) else list(distractors or [])
+    pooled = queries is not None or pool is not None or bool(templates)
+    directions = check_directions(directions, XSR_DIRECTIONS)
+    if not pooled and directions != ["src2tgt"]:
+        raise ValueError(
+            "directions apply to the pooled protocol (give queries, pool or distractors); the square "
+            "protocol always scores both"
+        )
+    loaded: dict[tuple[Path, int], list[str]] = {}
     per_test = {}
     for name, path in _unique_names(files).items():
         src, tgt = load_xsr_pairs(path, max_pairs=max_pairs, seed=seed)
-        per_test[name] = evaluate_xsr(
-            encoder,
-            src,
-            tgt,
-            method,  # type: ignore[arg-type]
-            queries=queries,
-            pool=pool,
-            distractors=extra,
-            seed=seed,
-            k=k,
-        )
+        if not pooled:
+            per_test[name] = evaluate_xsr(encoder, src, tgt, method, seed=seed, k=k)  # type: ignore[arg-type]
+            continue
+        rows = {}
+        for direction in directions:
+            extra = _distractors(templates, path, direction, loaded)
+            ask, answer = (src, tgt) if direction == "src2tgt" else (tgt, src)
+            rows[direction] = evaluate_xsr(
+                encoder,
+                ask,
+                answer,
+                method,  # type: ignore[arg-type]
+                queries=queries,
+                pool=pool,
+                distractors=extra,
+                seed=seed,
+                k=k,
+            )
+        per_test[name] = _merge_directions(rows)
     return {**_means(per_test), "method": method, "per_test": per_test}
+
+
+def _distractors(
+    templates: list[str | Path], path: Path, direction: str, loaded: dict[tuple[Path, int], list[str]]
+) -> list[str]:
+    """The distractor sentences of ``path``'s pool in ``direction`` (each file read once per side)."""
+    column = distractor_column(direction)
+    out: list[str] = []
+    for file in distractor_files(templates, path, direction):
+        if (file, column) not in loaded:
+            loaded[file, column] = load_distractors(file, column)
+        out.extend(loaded[file, column])
+    return out
+
+
+def _merge_directions(rows: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """One row from each direction's pooled result: P@k per direction and their mean, the pool sizes."""
+    first = next(iter(rows.values()))
+    out = {key: first[key] for key in ("num_queries", "pool_size", "num_distractors", "method", "k", "seed")}
+    precision = [key for key in first if key.startswith("p_at_")]
+    for key in precision:
+        out[key] = float(np.mean([row[key] for row in rows.values()]))
+    for direction, row in rows.items():
+        out.update({f"{direction}_{key}": row[key] for key in precision})
+        out[f"{direction}_pool_size"] = row["pool_size"]
+    return out
 
 
 def _subsample(n: int, cap: int | None, seed: int) -> list[int]:
@@ -142,6 +203,81 @@ def classification_from_files(
         seeds,  # type: ignore[arg-type]
     )
     return {**result, "skipped_lines": sum(stats.bad.values())}
+
+
+def classification_direction(
+    encoder: Encoder,
+    folder: str | Path,
+    direction: str = "en2xx",
+    languages: Sequence[str] | None = None,
+    classifier: str = "logreg",
+    seeds: int = 5,
+    max_words: int | None = None,
+    max_docs: int | None = None,
+    seed: int = 0,
+    skip_bad: bool = False,
+) -> dict[str, Any]:
+    """Zero-shot classification on a set folder in one direction of paper 000's Table 3 (MLDoc → / ←).
+
+    ``en2xx``: :func:`classification_from_files` with ``train.en.tsv`` and the test files. ``xx2en``: one
+    classifier per other language, fit on ``train.<xx>.tsv`` and scored on ``test.en.tsv`` (encoded once);
+    ``per_test`` is keyed by the training language, ``accuracy`` / ``macro_f1`` are the means over them.
+    Files: :func:`lingualite.data.eval_files.classification_runs`.
+    """
+    options = {"max_words": max_words, "skip_bad": skip_bad, "max_docs": max_docs, "seed": seed}
+    runs = classification_runs(folder, direction, languages)
+    if direction == "en2xx":
+        ((_, train, tests),) = runs
+        result = classification_from_files(encoder, train, tests, classifier, seeds, **options)
+        return {**result, "direction": direction}
+    once = encoder if callable(getattr(encoder, "fit", None)) else _EncodesCorpusOnce(encoder)
+    per_test: dict[str, dict[str, Any]] = {}
+    skipped = 0
+    for lang, train, (test,) in runs:
+        result = classification_from_files(
+            once,  # type: ignore[arg-type]
+            train,
+            [test],
+            classifier,
+            seeds,
+            **options,  # type: ignore[arg-type]
+        )
+        per_test[lang] = {**next(iter(result["per_test"].values())), "num_train": result["num_train"]}
+        skipped += result["skipped_lines"]
+    return {
+        **_means(per_test, ["accuracy", "macro_f1"]),
+        "direction": direction,
+        "classifier": classifier,
+        "seeds": seeds,
+        "per_test": per_test,
+        "skipped_lines": skipped,
+    }
+
+
+def classification_from_set(
+    encoder: Encoder,
+    folder: str | Path,
+    direction: str = "en2xx",
+    classifier: str = "logreg",
+    seeds: int = 5,
+    max_words: int | None = None,
+    max_docs: int | None = None,
+    skip_bad: bool = False,
+) -> dict[str, Any]:
+    """``eval classify --set``: :func:`classification_direction` for ``en2xx`` or ``xx2en``; ``both`` gives
+    each direction's means (``en2xx_accuracy``, ...) and its per-language rows (``en2xx``, ``xx2en``)."""
+    directions = expand_direction(direction, CLASSIFY_DIRECTIONS)
+    options = {"max_words": max_words, "max_docs": max_docs, "skip_bad": skip_bad}
+    results = {
+        d: classification_direction(encoder, folder, d, None, classifier, seeds, **options)
+        for d in directions
+    }
+    if len(results) == 1:
+        return results[direction]
+    out: dict[str, Any] = {"direction": "both", "classifier": classifier, "seeds": seeds}
+    for d, result in results.items():
+        out.update({f"{d}_accuracy": result["accuracy"], f"{d}_macro_f1": result["macro_f1"]})
+    return {**out, **{d: result["per_test"] for d, result in results.items()}}
 
 
 def pairs_from_files(

@@ -31,8 +31,9 @@ from lingualite.retrieval import (
 )
 
 
-def load_distractors(path: str | Path) -> list[str]:
-    """Sentences, one a line; a line with TABs (a ``src<TAB>tgt[<TAB>doc]`` pair file) gives its 2nd field."""
+def load_distractors(path: str | Path, column: int = 1) -> list[str]:
+    """Sentences, one a line; a line with TABs (a ``src<TAB>tgt[<TAB>doc]`` pair file) gives its field
+    ``column`` (0-based: 1, the target side, for source-to-target queries; 0 for the reverse direction)."""
     path = Path(path)
     out: list[str] = []
     with open(path, "rb") as fh:
@@ -41,7 +42,7 @@ def load_distractors(path: str | Path) -> list[str]:
                 line = raw.decode("utf-8").rstrip("\r\n")
             except UnicodeDecodeError as exc:
                 raise BadInputError(path, lineno, f"not UTF-8 ({exc.reason} at byte {exc.start})") from exc
-            text = line.split("\t")[1 if "\t" in line else 0].strip()
+            text = line.split("\t")[column if "\t" in line else 0].strip()
             if text:
                 out.append(text)
     if not out:

@@ -47,6 +47,8 @@ def test_modules_labels_split_and_untranslated(help_root: Path, tmp_path: Path) 
                 assert (tok in test_en) == in_test("libreoffice-modules", f"{module}/{sub}/p{n}.html")
     assert train and test_en  # both sides used with these 16 pages
     assert test_fr == test_en  # the same held-out pages, same labels
+    train_fr = _tokens(read_tsv(out / "train.fr.tsv", 2))
+    assert train_fr == train  # the translated training pages (the xx2en direction), same labels
     assert all("LibreOffice Basic" not in text for _, text in fr_rows)  # untranslated paragraph dropped
     assert all("La page" in text for _, text in fr_rows)
     assert info["files"]["test.fr.tsv"]["lines"] == len(fr_rows)
@@ -57,7 +59,7 @@ def test_modules_labels_split_and_untranslated(help_root: Path, tmp_path: Path) 
 def test_modules_cap_words(help_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(libreoffice_modules, "MAX_WORDS", 7)
     libreoffice_modules.extract(help_root, tmp_path, ["fr"])
-    for name in ("train.en.tsv", "test.en.tsv", "test.fr.tsv"):
+    for name in ("train.en.tsv", "train.fr.tsv", "test.en.tsv", "test.fr.tsv"):
         assert all(len(text.split()) <= 7 for _, text in read_tsv(tmp_path / name, 2))
 
 

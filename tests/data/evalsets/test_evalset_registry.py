@@ -18,6 +18,7 @@ EXPECTED = {
     "classify/libreoffice-modules/train.en.tsv": 2,
     "classify/libreoffice-modules/test.en.tsv": 2,
     "classify/libreoffice-modules/test.fr.tsv": 2,
+    "classify/libreoffice-modules/train.fr.tsv": 2,
     "classify/bible-genres/train.en.tsv": 2,
     "classify/bible-genres/test.en.tsv": 2,
     "classify/bible-genres/test.fr.tsv": 2,

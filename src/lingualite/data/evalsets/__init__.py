@@ -10,7 +10,7 @@ each set's files:
 set                    files under ``out_dir``                      line format
 =====================  ===========================================  ===================================
 libreoffice_modules    classify/libreoffice-modules/                ``label<TAB>text``
-                       train.en.tsv, test.{en,fr,de,es,it}.tsv
+                       {train,test}.{en,fr,de,es,it}.tsv
 bible_genres           classify/bible-genres/ (same names)          ``label<TAB>text``
 ddtp_sections          classify/ddtp-sections/ (same names)         ``label<TAB>text``
 libreoffice_index      ir/libreoffice-index/en/corpus.tsv           ``doc_id<TAB>text``
@@ -22,7 +22,8 @@ bible_paraphrase       pairs/bible-paraphrase/train.en.tsv,         ``s1<TAB>s2<
 =====================  ===========================================  ===================================
 
 Classification and pair sets are for zero-shot cross-lingual transfer: train on ``train.en.tsv``, test on
-``test.<lang>.tsv``; every split is by document (page, chapter), so no document is on both sides.
+``test.<lang>.tsv`` (libreoffice_modules also the reverse: train on ``train.<lang>.tsv``, test on
+``test.en.tsv``); every split is by document (page, chapter), so no document is on both sides.
 """
 
 from __future__ import annotations

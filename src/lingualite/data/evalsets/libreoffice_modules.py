@@ -6,15 +6,17 @@ page's paragraphs and headings (``libreoffice.parse_page``) joined with spaces a
 :data:`MAX_WORDS` words (the median page has ~150 words, a few have thousands).
 
 - Pages with fewer than :data:`MIN_EN_WORDS` English words are dropped.
-- Pages are split 50/50 by a stable hash of their path: a train page is only in ``train.en.tsv``, a test
-  page only in the test files (``test.en.tsv`` is the in-language reference).
+- Pages are split 50/50 by a stable hash of their path: a train page is only in the ``train.*.tsv`` files,
+  a test page only in the ``test.*.tsv`` files (``test.en.tsv`` is the in-language reference). The
+  translated train pages (``train.<lang>.tsv``) serve the reverse direction of paper 000's Table 3 (fit on
+  a language, score English: ``lingualite eval classify --set ... --direction xx2en``).
 - In a translated page, paragraphs identical (case-insensitively) to a paragraph of the English page are
   dropped (untranslated text: about 14% in es, 6% in fr, 1% in de/it); a translated page left with fewer
   than :data:`MIN_XX_WORDS` words is dropped.
 - Lines are in a fixed pseudo-random order (hash of the page path), not grouped by label.
 
 Easy cues remain ("LibreOffice Calc" names the module): expect higher accuracy than on news (MLDoc).
-Files: ``train.en.tsv``, ``test.{en,fr,de,es,it}.tsv``, lines ``label<TAB>text``.
+Files: ``train.{en,fr,de,es,it}.tsv``, ``test.{en,fr,de,es,it}.tsv``, lines ``label<TAB>text``.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ SOURCE = "libreoffice"
 TASK = "classification"
 DESCRIPTION = (
     "LibreOffice help pages labelled by application module (8 labels); train on English pages, test on "
-    "the translations of held-out pages"
+    "the translations of held-out pages (or train on translations, test on English held-out pages)"
 )
 LICENCE = "MPL-2.0 (LibreOffice help, Debian packages libreoffice-help-*)"
 FORMAT = "label<TAB>text, one page a line"
@@ -55,7 +57,7 @@ def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
 
 
 def output_files(langs: Sequence[str]) -> list[str]:
-    return ["train.en.tsv", "test.en.tsv", *(f"test.{lang}.tsv" for lang in langs)]
+    return [f"{split}.{lang}.tsv" for split in ("train", "test") for lang in ("en", *langs)]
 
 
 def _label(page: str) -> str | None:
@@ -73,6 +75,20 @@ def _rows(docs: list[tuple[str, str, str]]) -> Iterator[tuple[str, str]]:
         yield label, text
 
 
+def _translated(xx_dir: Path, pages: dict[str, tuple[str, list[str]]]) -> list[tuple[str, str, str]]:
+    """The translations of ``pages`` that exist, without paragraphs left in English; too-short ones dropped."""
+    docs = []
+    for page, (label, en_pars) in pages.items():
+        xx_path = xx_dir / page
+        if not xx_path.is_file():
+            continue
+        english = {p.casefold() for p in en_pars}
+        text = _text([p for p in parse_page(xx_path).values() if p.casefold() not in english])
+        if len(text.split()) >= MIN_XX_WORDS:
+            docs.append((page, label, cap_words(text, MAX_WORDS)))
+    return docs
+
+
 def extract(raw: Path, set_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[str, Any]:
     """Write the train/test files into ``set_dir``; return per-file counts and split facts."""
     root = find_help_root(Path(raw))
@@ -80,41 +96,28 @@ def extract(raw: Path, set_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
     if missing:
         raise LinguaLiteError(f"{root}: no help pages for {', '.join(missing)}; fetch them first")
     en_dir = root / HELP_DIRS["en"] / "text"
-    train: list[tuple[str, str, str]] = []
-    test_en: list[tuple[str, str, str]] = []
-    test_pages: dict[str, tuple[str, list[str]]] = {}  # page -> (label, English paragraphs)
+    pages: dict[bool, dict[str, tuple[str, list[str]]]] = {False: {}, True: {}}  # in test -> page -> ...
     for path in sorted(en_dir.rglob("*.html")):
         page = path.relative_to(en_dir).as_posix()
         label = _label(page)
         if label is None:
             continue
         paragraphs = list(parse_page(path).values())
-        text = _text(paragraphs)
-        if len(text.split()) < MIN_EN_WORDS:
-            continue
-        doc = (page, label, cap_words(text, MAX_WORDS))
-        if in_test(_SALT, page):
-            test_en.append(doc)
-            test_pages[page] = (label, paragraphs)
-        else:
-            train.append(doc)
+        if len(_text(paragraphs).split()) >= MIN_EN_WORDS:
+            pages[in_test(_SALT, page)][page] = (label, paragraphs)
 
     files: dict[str, Any] = {}
     set_dir = Path(set_dir)
-    write_tsv(set_dir / "train.en.tsv", _rows(train))
-    write_tsv(set_dir / "test.en.tsv", _rows(test_en))
-    for lang in langs:
-        xx_dir = root / HELP_DIRS[lang] / "text"
-        docs: list[tuple[str, str, str]] = []
-        for page, (label, en_pars) in test_pages.items():
-            xx_path = xx_dir / page
-            if not xx_path.is_file():
-                continue
-            english = {p.casefold() for p in en_pars}
-            text = _text([p for p in parse_page(xx_path).values() if p.casefold() not in english])
-            if len(text.split()) >= MIN_XX_WORDS:
-                docs.append((page, label, cap_words(text, MAX_WORDS)))
-        write_tsv(set_dir / f"test.{lang}.tsv", _rows(docs))
+    for split, test in (("train", False), ("test", True)):
+        english = [
+            (page, label, cap_words(_text(pars), MAX_WORDS)) for page, (label, pars) in pages[test].items()
+        ]
+        write_tsv(set_dir / f"{split}.en.tsv", _rows(english))
+        for lang in langs:
+            write_tsv(
+                set_dir / f"{split}.{lang}.tsv",
+                _rows(_translated(root / HELP_DIRS[lang] / "text", pages[test])),
+            )
     for name in output_files(langs):
         files[name] = file_counts(set_dir / name, label_column=0)
     return {
