@@ -90,3 +90,27 @@ def test_warmup_on_other_texts(tiny_model: Path) -> None:
         threads=1,
     )
     assert result["warmup"] == 6 and result["num_texts"] == len(TEXTS) and result["sentences_per_second"] > 0
+
+
+def test_batch1_quartiles_and_cpu_time_without_energy_counters(tmp_path: Path) -> None:
+    """Paper 002's Table 3 measures: quartiles of batch-1 calls; no RAPL counter -> energy says so, no number."""
+    result = measure_efficiency(
+        "tfidf", TEXTS, batch_size=4, single_runs=40, energy=False, powercap=tmp_path / "no-powercap"
+    )
+    assert result["latency_ms_p25"] <= result["latency_ms_p50"] <= result["latency_ms_p75"]
+    assert 0 <= result["cpu_ms_p25"] <= result["cpu_ms_p50"] <= result["cpu_ms_p75"]
+    assert result["cpu_ms_mean"] > 0 and result["cpu_ms_per_sentence_batched"] >= 0
+    assert result["energy_mj_p50"] is None
+    assert result["batch1_energy_method"].startswith("not measurable here (no readable RAPL counter under")
+
+
+def test_batch1_energy_from_a_readable_rapl_counter(tmp_path: Path) -> None:
+    zone = tmp_path / "powercap" / "intel-rapl:0"
+    zone.mkdir(parents=True)
+    (zone / "energy_uj").write_text("1000\n")  # a counter that does not move: 0 mJ per call
+    (zone / "max_energy_range_uj").write_text("262143328850\n")
+    result = measure_efficiency(
+        "tfidf", TEXTS, batch_size=4, single_runs=6, energy=False, powercap=zone.parent
+    )
+    assert result["energy_mj_p25"] == result["energy_mj_p50"] == result["energy_mj_p75"] == 0.0
+    assert result["batch1_energy_method"].startswith("measured (RAPL package counters")

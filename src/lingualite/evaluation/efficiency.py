@@ -7,7 +7,10 @@ that of loading and using this one model, not of whatever the caller had loaded 
 1. load the encoder (TF-IDF: construct and fit on the texts) -> ``load_seconds``, ``load_rss_mb``;
 2. warm up (``warmup`` sentences, batched), then encode all texts in batches of ``batch_size`` ->
    ``sentences_per_second``;
-3. encode ``single_runs`` sentences one at a time -> ``latency_ms_p50`` / ``latency_ms_p95``;
+3. encode ``single_runs`` sentences one at a time -> ``latency_ms_p25/p50/p75/p95``, this process's CPU
+   time per call ``cpu_ms_p25/p50/p75`` (all its threads) and, where a RAPL counter is readable
+   (:mod:`lingualite.evaluation.power`), energy per call ``energy_mj_p25/p50/p75`` (paper 002's Table 3:
+   median and quartiles of 1,000 batch-1 runs); ``batch1_energy_method`` says which;
 4. read the peak RSS (``ru_maxrss``) -> ``peak_rss_mb``. It is read *before* step 5 because starting the
    codecarbon tracker imports pandas (about +50 MB), which is not the model's memory;
 5. if ``energy``: a second batched pass over all texts inside a codecarbon ``OfflineEmissionsTracker``
@@ -61,6 +64,7 @@ def measure_efficiency(
     threads: int | None = None,
     country_iso_code: str = "DEU",
     timeout: float | None = 3600,
+    powercap: str | Path | None = None,
 ) -> dict[str, Any]:
     """Measure ``model`` (a baseline name or a sentence-transformers folder) on ``texts`` in a fresh process.
 
@@ -71,10 +75,13 @@ def measure_efficiency(
     :param single_runs: batch-1 calls timed for the latency percentiles (``texts`` cycled if shorter).
     :param threads: CPU threads for the encoder; default all cores available to the process.
     :param country_iso_code: only sets codecarbon's carbon intensity (the energy does not depend on it).
+    :param powercap: where the RAPL counters are (default ``/sys/class/powercap``).
     :returns: ``num_parameters``, ``size_on_disk_mb``, ``dimension``, ``load_seconds``,
         ``baseline_rss_mb`` (the fresh interpreter with lingualite imported, before loading), ``load_rss_mb``
         (RSS right after loading), ``peak_rss_mb``, ``sentences_per_second``, ``latency_ms_p50``,
-        ``latency_ms_p95``, ``latency_ms_mean``, ``threads``, ``energy_wh_per_1000``,
+        ``latency_ms_p95``, ``latency_ms_mean``, ``latency_ms_p25``, ``latency_ms_p75``, ``cpu_ms_p25``,
+        ``cpu_ms_p50``, ``cpu_ms_p75``, ``cpu_ms_mean`` (per batch-1 call), ``cpu_ms_per_sentence_batched``,
+        ``energy_mj_p25/p50/p75`` and ``batch1_energy_method``, ``threads``, ``energy_wh_per_1000``,
         ``energy_cpu_wh_per_1000``, ``energy_ram_wh_per_1000``, ``energy_method``, ``energy_cpu_tdp_w``,
         ``energy_cpu_model``, plus the settings (``model``, ``name``, ``num_texts``, ``batch_size``,
         ``single_runs``, ``warmup``) and ``cpu_model``, ``load_average_1m``. Energy keys are None when
@@ -109,6 +116,7 @@ def measure_efficiency(
         "energy": energy,
         "threads": threads,
         "country_iso_code": country_iso_code,
+        "powercap": str(powercap) if powercap is not None else None,
     }
     import lingualite
 
@@ -237,6 +245,40 @@ def _energy(encoder: Any, texts: list[str], batch_size: int, country: str) -> di
     }
 
 
+def _quartiles(name: str, values: list[float]) -> dict[str, float]:
+    return {f"{name}_p{q}": float(np.percentile(values, q)) for q in (25, 50, 75)}
+
+
+def _single_calls(encoder: Any, singles: list[str], powercap: str | None) -> dict[str, Any]:
+    """Batch-1 calls, one by one: wall-clock latency, this process's CPU time (all threads) and, where a
+    RAPL counter is readable, the packages' energy of each call (paper 002's Table 3 measures)."""
+    from lingualite.evaluation.power import POWERCAP, open_rapl
+
+    rapl = open_rapl(powercap or POWERCAP)
+    latencies, cpu, energy = [], [], []
+    for text in singles:
+        joules = rapl.read() if rapl is not None else None
+        cpu_start, start = time.process_time(), time.perf_counter()
+        encoder.encode([text])
+        latencies.append((time.perf_counter() - start) * 1000.0)
+        cpu.append((time.process_time() - cpu_start) * 1000.0)
+        if rapl is not None and joules is not None:
+            energy.append(rapl.joules_since(joules) * 1000.0)
+    out: dict[str, Any] = {
+        **_quartiles("latency_ms", latencies),
+        "latency_ms_p95": float(np.percentile(latencies, 95)),
+        "latency_ms_mean": statistics.fmean(latencies),
+        **_quartiles("cpu_ms", cpu),
+        "cpu_ms_mean": statistics.fmean(cpu),
+        **({f"energy_mj_p{q}": None for q in (25, 50, 75)}),
+        "batch1_energy_method": f"not measurable here (no readable RAPL counter under {powercap or POWERCAP})",
+    }
+    if energy:
+        out.update(_quartiles("energy_mj", energy))
+        out["batch1_energy_method"] = "measured (RAPL package counters, whole package: other processes count)"
+    return out
+
+
 def _worker(args: dict[str, Any]) -> dict[str, Any]:
     from lingualite.encoders.loading import load_encoder  # numpy only: scipy/torch come with the model
 
@@ -254,19 +296,15 @@ def _worker(args: dict[str, Any]) -> dict[str, Any]:
     load_rss = _rss_mb()
 
     _encode_batched(encoder, args.get("warmup_texts") or texts[: int(args["warmup"])], batch_size)
-    start = time.perf_counter()
+    cpu_start, start = time.process_time(), time.perf_counter()
     _encode_batched(encoder, texts, batch_size)
     batched_seconds = time.perf_counter() - start
+    batched_cpu = time.process_time() - cpu_start
 
     singles = [texts[i % len(texts)] for i in range(single_runs)]
     for text in singles[: min(5, single_runs)]:  # warm the batch-1 path (other shapes than the batches)
         encoder.encode([text])
-    latencies = []
-    for text in singles:
-        start = time.perf_counter()
-        encoder.encode([text])
-        latencies.append((time.perf_counter() - start) * 1000.0)
-    latencies.sort()
+    calls = _single_calls(encoder, singles, args.get("powercap"))
     peak_rss = _peak_rss_mb()
 
     size = getattr(encoder, "size_on_disk_bytes", lambda: None)()
@@ -286,9 +324,8 @@ def _worker(args: dict[str, Any]) -> dict[str, Any]:
         "load_rss_mb": load_rss,
         "peak_rss_mb": peak_rss,
         "sentences_per_second": len(texts) / batched_seconds,
-        "latency_ms_p50": float(np.percentile(latencies, 50)),
-        "latency_ms_p95": float(np.percentile(latencies, 95)),
-        "latency_ms_mean": statistics.fmean(latencies),
+        **calls,
+        "cpu_ms_per_sentence_batched": batched_cpu * 1000.0 / len(texts),
         "energy_wh_per_1000": None,
         "energy_cpu_wh_per_1000": None,
         "energy_ram_wh_per_1000": None,
