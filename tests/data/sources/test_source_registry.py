@@ -44,6 +44,7 @@ def test_registry_and_licences_cover_every_source() -> None:
         "libreoffice-ui",
         "monolingual",
         "lexicon",
+        "games",
     }
     assert sources.DEFAULT_SOURCES == ("libreoffice", "bible", "ddtp")  # libreoffice-ui, monolingual: opt-in
     assert set(sources.LICENCES) == set(sources.SOURCES) == set(sources.DESCRIPTIONS)

@@ -8,7 +8,8 @@ and skips (with a message) any source whose package manager is missing or whose 
 :data:`DEFAULT_SOURCES` (LibreOffice help, Bible, DDTP) is what every default run fetches and prepares; the
 published numbers depend on it. Other sources in :data:`SOURCES` are opt-in, by name
 (``lingualite data fetch --sources libreoffice-ui``): ``libreoffice-ui`` (LibreOffice UI strings) is a
-domain no default model saw, kept out of the default data so it can measure generalisation. ``monolingual``
+domain no default model saw, kept out of the default data so it can measure generalisation; ``games``
+(Wesnoth and Freeciv: stories, dialogue, history) is the broadest register the packages translate. ``monolingual``
 writes untranslated sentences instead (``monolingual/<lang>.txt``, English included: fortunes, the Debian
 Reference, man pages) for distillation with a multilingual teacher, and ``lexicon`` each language's most
 frequent words (``lexicon/<lang>.txt``, from wordfreq) for the same use; a source module with an
@@ -22,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 
-from lingualite.data.sources import bible, ddtp, lexicon, libreoffice, libreoffice_ui, monolingual
+from lingualite.data.sources import bible, ddtp, games, lexicon, libreoffice, libreoffice_ui, monolingual
 from lingualite.data.sources.common import ALL_LANGS, check_choices, count_lines, output_path
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import write_json
@@ -44,6 +45,7 @@ SOURCES: dict[str, ModuleType] = {
     libreoffice_ui.NAME: libreoffice_ui,
     monolingual.NAME: monolingual,
     lexicon.NAME: lexicon,
+    games.NAME: games,
 }
 # What default runs (`lingualite data fetch`, quickstart) use: changing it changes every published number.
 DEFAULT_SOURCES: tuple[str, ...] = ("libreoffice", "bible", "ddtp")
@@ -61,6 +63,7 @@ LICENCES: dict[str, str] = {
         "debian-reference-* (GPL-2+), manpages-fr/de/es/it (translations GPL-3+)"
     ),
     "lexicon": "CC-BY-SA 4.0 (wordfreq's word frequency data, from the wordfreq wheel; its code MIT)",
+    "games": "GPL-2+ (The Battle for Wesnoth and Freeciv translations, Debian packages wesnoth-*, freeciv-data)",
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -70,6 +73,7 @@ DESCRIPTIONS: dict[str, str] = {
     "libreoffice-ui": "LibreOffice UI strings (gettext msgid -> msgstr); menus, dialogs, tooltips (opt-in)",
     "monolingual": "Untranslated sentences: quotations and jokes, a sysadmin manual, man pages (opt-in)",
     "lexicon": "The most frequent words of each language, one per line (wordfreq; opt-in)",
+    "games": "Wesnoth campaign stories, unit lore and help, Freeciv legends and rules; narrative (opt-in)",
 }
 
 

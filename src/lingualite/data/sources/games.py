@@ -1,0 +1,132 @@
+"""Narrative and encyclopaedic text of two free strategy games (opt-in source ``games``): English msgid ->
+translated msgstr, from their gettext ``.mo`` catalogs.
+
+* The Battle for Wesnoth (GPL-2+): campaign dialogue and story text (one Debian package per campaign,
+  ``wesnoth-<branch>-httt``, ``-tsg``, ``-utbs``, ...), unit descriptions and the in-game help
+  (``wesnoth-<branch>-data``). The branch (``1.16`` on Debian 12) is the newest one apt knows.
+* Freeciv (GPL-2+): nation legends (``freeciv-nations``) and the rules and help texts (``freeciv-core``), from
+  ``freeciv-data``.
+
+Why: the default sources are software help, package descriptions and scripture; this is story-telling,
+dialogue, history and geography in the same five languages, the broadest register the packages hold. The
+downloads are large (about 300 MB of .deb files, once, in the cache).
+
+Per entry: plural and untranslated entries are skipped, and so are entries with markup or placeholders the
+games fill in at run time (``{...}``, ``$var``, ``%s``, ``[...]``, ``|``, ``=``); the user-interface catalogs
+(``wesnoth-lib``, ``wesnoth-editor``, ``freeciv-ruledit``) are left out. Formatting tags and accelerators are
+removed as for the LibreOffice UI strings (:func:`lingualite.data.sources.libreoffice_ui.clean_ui_text`). A
+multi-sentence entry whose sides split into equally many sentences becomes one pair per sentence. An entry
+that quotes scripture (:func:`lingualite.data.sources.monolingual.scriptural`) is dropped: the Bible is a
+held-out evaluation source.
+
+Document unit (``doc_id``): ``games:<catalog>/<block>``, a block being 40 consecutive entries of the catalog.
+Catalogs are sorted by msgid, so a block holds strings that start alike (one story's numbered lines, one
+unit's variants): they stay in the same split.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from lingualite.data.sources.apt import download_and_unpack
+from lingualite.data.sources.common import (
+    ALL_LANGS,
+    SourceUnavailableError,
+    align_units,
+    output_path,
+    require_tool,
+    run_tool,
+    write_pairs,
+)
+from lingualite.data.sources.libreoffice_ui import clean_ui_text
+from lingualite.data.sources.mo import read_mo
+from lingualite.data.sources.monolingual import scriptural
+from lingualite.errors import LinguaLiteError
+
+__all__ = [
+    "BLOCK",
+    "NAME",
+    "SKIPPED_CATALOGS",
+    "extract",
+    "fetch",
+    "packages",
+    "usable_text",
+    "wesnoth_packages",
+]
+
+NAME = "games"
+BLOCK = 40
+FREECIV = "freeciv-data"
+# Wesnoth packages of a branch that hold no translated text
+_WESNOTH_NON_TEXT = {"core", "music", "server", "tools"}
+SKIPPED_CATALOGS = frozenset({"wesnoth-lib", "wesnoth-editor", "freeciv-ruledit"})
+_WESNOTH = re.compile(r"wesnoth-(\d+)\.(\d+)-([a-z]+)")
+# run-time substitutions and markup the games interpret: such a string is not plain prose
+_NOT_PROSE = re.compile(r"[={}\[\]|\t$%@#\\]|<(?!/?(?:i|b|span)\b)")
+
+
+def wesnoth_packages(names: Sequence[str]) -> list[str]:
+    """The text packages of the newest Wesnoth branch among the package ``names`` (``wesnoth-X.Y-<part>``)."""
+    branches: dict[tuple[int, int], list[str]] = {}
+    for name in names:
+        m = _WESNOTH.fullmatch(name.strip())
+        if m and m.group(3) not in _WESNOTH_NON_TEXT:
+            branches.setdefault((int(m.group(1)), int(m.group(2))), []).append(m.group(0))
+    usable = {b: parts for b, parts in branches.items() if f"wesnoth-{b[0]}.{b[1]}-data" in parts}
+    if not usable:
+        return []
+    return sorted(usable[max(usable)])
+
+
+def packages() -> list[str]:
+    """The Debian packages to download: Freeciv's data and the newest Wesnoth branch's text packages."""
+    apt_cache = require_tool("apt-cache", "find the Wesnoth packages")
+    names = run_tool([apt_cache, "pkgnames", "wesnoth-"], "apt-cache pkgnames wesnoth-").split()
+    wesnoth = wesnoth_packages(names)
+    if not wesnoth:
+        raise SourceUnavailableError("apt knows no wesnoth-<branch>-data package (run apt-get update?)")
+    return [FREECIV, *wesnoth]
+
+
+def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
+    """Download and unpack the packages once (``cache_dir/{debs,root}``); returns the root."""
+    return download_and_unpack(packages(), Path(cache_dir))
+
+
+def usable_text(text: str) -> bool:
+    """Plain prose: no markup or run-time placeholder the game would fill in."""
+    return bool(text.strip()) and not _NOT_PROSE.search(text)
+
+
+def _catalogs(root: Path, lang: str) -> list[Path]:
+    found = [p for p in root.glob(f"usr/share/**/{lang}/LC_MESSAGES/*.mo") if p.is_file()]
+    return sorted((p for p in found if p.stem not in SKIPPED_CATALOGS), key=lambda p: (p.stem, str(p)))
+
+
+def _pairs(catalogs: list[Path]) -> Iterator[tuple[str, str, str]]:
+    for mo in catalogs:
+        for i, entry in enumerate(read_mo(mo)):
+            if entry.plural is not None or not usable_text(entry.msgid) or not usable_text(entry.msgstr):
+                continue
+            en, xx = clean_ui_text(entry.msgid, dialog=False), clean_ui_text(entry.msgstr, dialog=False)
+            if scriptural(en) or scriptural(xx):
+                continue
+            doc = f"{NAME}:{mo.stem}/{i // BLOCK}"
+            for a, b in align_units(en, xx):
+                yield a, b, doc
+
+
+def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[str, int]:
+    """Write ``out_dir/games/en-<lang>.tsv`` for each language; return pair counts."""
+    root = Path(raw)
+    catalogs = {lang: _catalogs(root, lang) for lang in langs}
+    missing = [lang for lang, found in catalogs.items() if not found]
+    if missing:
+        raise LinguaLiteError(
+            f"{root}: no game catalogs (usr/share/**/<lang>/LC_MESSAGES/*.mo) for {', '.join(missing)}"
+        )
+    return {
+        lang: write_pairs(output_path(out_dir, NAME, lang), _pairs(found)) for lang, found in catalogs.items()
+    }
