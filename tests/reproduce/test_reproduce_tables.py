@@ -12,6 +12,7 @@ from reproduce_fixtures import TABLE, write_table
 from lingualite.config.parallel import GENERATIVE_OBJECTIVES
 from lingualite.errors import ConfigError
 from lingualite.reproduce import cell_config, list_tables, load_table
+from lingualite.reproduce.table import cell_evaluation
 
 
 def test_shipped_tables_resolve_every_cell_at_every_scale() -> None:
@@ -21,7 +22,9 @@ def test_shipped_tables_resolve_every_cell_at_every_scale() -> None:
         assert set(table.scales) == {"cpu", "paper"}
         for cell in table.cells:
             for scale in table.scales:
-                cell_config(table, cell, scale, data_dir="/data")
+                cell_evaluation(table, cell, scale)
+                if not cell.model:  # a cell naming an existing model trains nothing
+                    cell_config(table, cell, scale, data_dir="/data")
     table6 = load_table("000-table6")
     generative = [cell_config(table6, c, "cpu").objective.generative for c in table6.cells]
     assert sorted(generative) == sorted(GENERATIVE_OBJECTIVES)
@@ -67,7 +70,7 @@ def test_a_bad_table_is_a_one_line_error(tmp_path: Path, edit, message: str) -> 
 
 
 def test_unknown_names_are_refused(tiny_table: Path) -> None:
-    with pytest.raises(ConfigError, match=r"not a shipped table \(000-fig2, 000-table5"):
+    with pytest.raises(ConfigError, match=r"not a shipped table \(000-bilingual, 000-fig2, 000-table3"):
         load_table("no-such-table")
     table = load_table(tiny_table)
     with pytest.raises(ConfigError, match=r"no cell 'nope' \(cells: ugt, xtr\)"):

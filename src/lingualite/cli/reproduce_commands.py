@@ -23,28 +23,89 @@ if TYPE_CHECKING:
 
 def cell_evaluator(threads: int | None = None) -> Evaluator:
     """What a sweep evaluates each cell with, as ``lingualite eval`` computes it: XSR P@1 (square protocol,
-    cosine) on each test pair file (``eval xsr --pairs ... --max-pairs N --seed S``) and, where the table
-    names classification sets, zero-shot classification (``eval classify --train train.en.tsv --test
-    test.*.tsv``: logistic regression, mean of 5 seeds); where it names STS files, ``eval sts``."""
+    cosine) on each test pair file (``eval xsr --pairs ... --max-pairs N --seed S``); where the table names
+    classification sets, zero-shot classification in each of its directions (``eval classify --set DIR
+    --direction en2xx|xx2en``: logistic regression, mean of 5 seeds); STS files (``eval sts``); pooled XSR
+    (``eval xsr --queries Q --pool P --distractors ... --direction both --method margin``); efficiency
+    (``eval efficiency``, in a fresh process, energy off: only RAPL counters measure it)."""
 
-    def evaluate(folder: Path, inputs: EvaluationInputs) -> dict[str, Any]:
+    def evaluate(model: str | Path, inputs: EvaluationInputs) -> dict[str, Any]:
         from lingualite.encoders.loading import load_encoder
-        from lingualite.evaluation.suite import classification_from_files, sts_from_files, xsr_from_files
-        from lingualite.reproduce import flat_metrics
 
-        encoder = load_encoder(str(folder), threads=threads)
-        xsr = xsr_from_files(encoder, inputs.xsr_files, "nn", inputs.max_test_pairs, inputs.seed)
-        metrics = flat_metrics("xsr", xsr)
-        for name, (train, tests) in inputs.classify.items():
-            result = classification_from_files(
-                encoder, train, tests, "logreg", 5, max_docs=inputs.classify_max_docs, seed=inputs.seed
-            )
-            metrics.update(flat_metrics(f"classify/{name}", result))
-        if inputs.sts_files:
-            metrics.update(flat_metrics("sts", sts_from_files(encoder, inputs.sts_files)))
+        metrics: dict[str, Any] = {}
+        if inputs.xsr_files or inputs.classify or inputs.sts_files or inputs.pooled:
+            metrics.update(_quality(load_encoder(str(model), threads=threads), inputs))
+        if inputs.efficiency is not None:
+            metrics.update(_efficiency(str(model), inputs))
         return metrics
 
     return evaluate
+
+
+def _quality(encoder: Any, inputs: EvaluationInputs) -> dict[str, Any]:
+    from lingualite.evaluation.suite import (
+        classification_direction,
+        sts_from_files,
+        xsr_from_files,
+    )
+    from lingualite.reproduce import flat_metrics
+
+    metrics: dict[str, Any] = {}
+    if inputs.xsr_files:
+        xsr = xsr_from_files(encoder, inputs.xsr_files, "nn", inputs.max_test_pairs, inputs.seed)
+        metrics.update(flat_metrics("xsr", xsr))
+    for name, folder in inputs.classify.items():
+        for direction in inputs.classify_directions:
+            result = classification_direction(
+                encoder,
+                folder,
+                direction,
+                inputs.classify_languages,
+                "logreg",
+                5,
+                max_docs=inputs.classify_max_docs,
+                seed=inputs.seed,
+            )
+            prefix = f"classify/{name}" if direction == "en2xx" else f"classify/{name}/{direction}"
+            metrics.update(flat_metrics(prefix, result))
+    if inputs.sts_files:
+        metrics.update(flat_metrics("sts", sts_from_files(encoder, inputs.sts_files)))
+    if inputs.pooled is not None:
+        pooled = inputs.pooled
+        result = xsr_from_files(
+            encoder,
+            pooled.files,
+            pooled.method,
+            None,
+            inputs.seed,
+            pooled.queries,
+            pooled.pool,
+            pooled.distractors,
+            pooled.k,
+            pooled.directions,
+        )
+        metrics.update(flat_metrics("xsr_pooled", result))
+    return metrics
+
+
+def _efficiency(model: str, inputs: EvaluationInputs) -> dict[str, Any]:
+    from lingualite.evaluation.efficiency import measure_efficiency
+
+    eff = inputs.efficiency
+    assert eff is not None
+    result = measure_efficiency(
+        model,
+        eff.texts,
+        batch_size=eff.batch_size,
+        single_runs=eff.single_runs,
+        energy=False,
+        threads=eff.threads,
+    )
+    return {
+        f"efficiency/{key}": value
+        for key, value in result.items()
+        if isinstance(value, int | float) and not isinstance(value, bool)
+    }
 
 
 def _list_tables(as_json: bool) -> None:
@@ -68,7 +129,9 @@ def _dry_run(table: Any, scale: str, output: Path, data_dir: Path | None, cells:
             "what": STATES[p.state],
             "key": p.keys["key"],
             **({"changed": ", ".join(p.changed)} if p.changed else {}),
-            "overrides": ", ".join(
+            "overrides": f"model={p.model} (evaluated, not trained)"
+            if p.model
+            else ", ".join(
                 f"{k}={v}"
                 for k, v in {
                     **table.scale(scale).overrides,

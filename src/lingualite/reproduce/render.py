@@ -18,11 +18,14 @@ MISSING = "–"
 
 
 def _ours(column: ColumnSpec, metrics: dict[str, Any] | None) -> float | None:
+    """The cell's value of ``column``: its metric, or the mean of its metrics (None unless all are there)."""
     if column.metric is None or metrics is None:
         return None
-    value = metrics.get(column.metric)
-    if not isinstance(value, int | float):
+    names = column.metric if isinstance(column.metric, list) else [column.metric]
+    values = [metrics.get(name) for name in names]
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         return None
+    value = sum(values) / len(values)  # type: ignore[arg-type]
     return value * 100 if column.percent else value
 
 
@@ -94,23 +97,52 @@ def _markdown(table: TableSpec, scale: str, rows: list[dict[str, Any]], evaluati
     return "\n".join(lines) + "\n"
 
 
+def _xsr_text(ev: dict[str, Any]) -> str:
+    if ev.get("xsr") == "none" or not ev.get("test_files"):
+        return ""
+    cap = ev.get("max_test_pairs")
+    files = ", ".join(Path(f).parent.name or Path(f).name for f in ev.get("test_files", []))
+    return (
+        f"XSR P@1 x 100 (square protocol: every test sentence against all test sentences of its language "
+        f"pair, cosine) on held-out test pairs of {files}"
+        + (f", at most {cap:,} pairs per file (seeded)" if cap else "")
+        + "."
+    )
+
+
+def _pooled_text(pooled: dict[str, Any]) -> str:
+    pool = f"a pool of {pooled['pool']:,}" if pooled.get("pool") else "a pool of every candidate"
+    where = ", ".join(Path(f).name for f in pooled.get("distractors", [])) or "none"
+    return (
+        f" Pooled XSR (paper 000's Table 4 protocol): P@1 x 100 of {pooled['queries']:,} seeded queries per "
+        f"test file and direction ({', '.join(pooled['directions'])}) against {pool} sentences (their "
+        f"translations, the file's other sentences, then distractors from {where}), {pooled['method']} "
+        "scoring."
+    )
+
+
 def _evaluation_text(table: TableSpec, output: Path) -> str:
     for cell in table.cells:
         result = read_result(output / "cells" / cell.name)
         if result is not None:
             ev = result.get("evaluation", {})
-            cap = ev.get("max_test_pairs")
-            files = ", ".join(Path(f).parent.name or Path(f).name for f in ev.get("test_files", []))
-            text = (
-                f"XSR P@1 x 100 (square protocol: every test sentence against all test sentences of its "
-                f"language pair, cosine) on held-out test pairs of {files}"
-                + (f", at most {cap:,} pairs per file (seeded)" if cap else "")
-                + "."
-            )
+            text = _xsr_text(ev)
             if ev.get("classify"):
                 sets = ", ".join(Path(f).name for f in ev["classify"])
-                text += f" Classification: accuracy x 100 ({ev.get('classify_protocol')}) on {sets}."
-            return text
+                directions = ev.get("classify_directions")
+                shown = f"; {', '.join(directions)}" if directions else ""
+                text += f" Classification: accuracy x 100 ({ev.get('classify_protocol')}{shown}) on {sets}."
+            if ev.get("pooled"):
+                text += _pooled_text(ev["pooled"])
+            if ev.get("efficiency"):
+                eff = ev["efficiency"]
+                text += (
+                    f" Efficiency: each model in a fresh process ({eff.get('threads') or 'all'} threads), "
+                    f"{eff['single_runs']:,} batch-1 calls on the first {eff['max_texts']:,} sentences of "
+                    f"{Path(eff['texts']).name}: median and quartiles of wall-clock time and of the "
+                    "process's CPU time; energy only where a RAPL counter is readable."
+                )
+            return text.strip() or "no measure configured."
     return "no cell is finished yet."
 
 

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from lingualite.config import RecipeConfigType
+from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
 from lingualite.errors import ConfigError, LinguaLiteError
 from lingualite.io_utils import write_json
 from lingualite.reproduce.evaluation_inputs import (
@@ -54,7 +55,7 @@ STATES = {
     "new": "not started",
     "restart": "started, but no checkpoint yet: starts again",
     "interrupted": "stopped with checkpoints: --resume continues it",
-    "evaluate": "trained with this config: evaluated (again)",
+    "evaluate": "trained with this config, or an existing model: evaluated (again)",
     "changed": "ran with another config: --force deletes it and runs it again",
 }
 Progress = Callable[[str], None]
@@ -62,15 +63,17 @@ Progress = Callable[[str], None]
 
 @dataclass
 class CellPlan:
-    """A cell of a sweep and what running it would do."""
+    """A cell of a sweep and what running it would do (``model``: the existing model a cell evaluates, with
+    no ``config``)."""
 
     cell: CellSpec
     folder: Path
-    config: RecipeConfigType
+    config: RecipeConfigType | None
     keys: dict[str, str]
     evaluation: dict[str, Any]
     state: str
     changed: list[str] = field(default_factory=list)
+    model: str | None = None
 
 
 def _digest(obj: Any) -> str:
@@ -102,6 +105,21 @@ def _state(folder: Path, config: dict[str, Any], key: str) -> tuple[str, list[st
     return ("interrupted" if run.has_checkpoints() else "restart"), []
 
 
+def _cell_model(cell: CellSpec, data_dir: str | Path | None) -> str:
+    """The model a cell names: a baseline, or a model folder that must exist (checked before any run)."""
+    from lingualite.encoders.baselines import BASELINES
+    from lingualite.encoders.spec import split_runtime
+
+    root = str(Path(data_dir) if data_dir is not None else default_data_dir())
+    model = cell.model.replace(DATA_DIR_PLACEHOLDER, root)
+    if model not in BASELINES and not Path(split_runtime(model)[1]).exists():
+        raise LinguaLiteError(
+            f"cell {cell.name}: model {model!r} is neither a baseline ({', '.join(BASELINES)}) nor an "
+            "existing model folder"
+        )
+    return model
+
+
 def plan_sweep(
     table: TableSpec,
     scale: str,
@@ -109,18 +127,26 @@ def plan_sweep(
     data_dir: str | Path | None = None,
     cells: list[str] | None = None,
 ) -> list[CellPlan]:
-    """The state of each cell (all, or those named in ``cells``) of ``table`` at ``scale`` in ``output``."""
-    evaluation = evaluation_settings(table, scale, data_dir)
+    """The state of each cell (all, or those named in ``cells``) of ``table`` at ``scale`` in ``output``.
+
+    A cell that names a ``model`` trains nothing: it is cached while its result has the same key (its model
+    and evaluation), else evaluated."""
     chosen = [table.cell(name) for name in cells] if cells else table.cells
     plans = []
     for cell in chosen:
-        config = cell_config(table, cell, scale, data_dir)
-        resolved = config.to_dict()
+        evaluation = evaluation_settings(table, scale, data_dir, cell)
+        model = _cell_model(cell, data_dir) if cell.model else None
+        config = None if model else cell_config(table, cell, scale, data_dir)
+        resolved = {"model": model} if config is None else config.to_dict()
         keys = {"config": _digest(resolved), "evaluation": _digest(evaluation)}
         keys["key"] = _digest(keys)
         folder = Path(output) / "cells" / cell.name
-        state, changed = _state(folder, resolved, keys["key"])
-        plans.append(CellPlan(cell, folder, config, keys, evaluation, state, changed))
+        if model:
+            result = read_result(folder)
+            state, changed = ("cached" if result and result.get("key") == keys["key"] else "evaluate"), []
+        else:
+            state, changed = _state(folder, resolved, keys["key"])
+        plans.append(CellPlan(cell, folder, config, keys, evaluation, state, changed, model))
     return plans
 
 
@@ -229,7 +255,7 @@ def _metrics(plan: CellPlan, evaluated: dict[str, Any]) -> dict[str, Any]:
         metrics["train/minutes_per_10k_steps"] = timing["seconds"] / timing["steps"] * 10_000 / 60
     if timing.get("peak_gpu_memory_mb") is not None:
         metrics["train/peak_gpu_memory_mb"] = timing["peak_gpu_memory_mb"]
-    size = model_size(plan.folder)
+    size = model_size(Path(plan.model) if plan.model else plan.folder)
     if size is not None:
         metrics["model/parameters"], metrics["model/megabytes"] = size
     summary = RunFolder(plan.folder).read_summary() or {}
@@ -251,10 +277,10 @@ def _run_cell(
     if plan.state == "changed":
         _remove_cell(plan.folder)
         plan.state = "new"
-    if plan.state in ("new", "restart", "interrupted"):
+    if plan.state in ("new", "restart", "interrupted") and plan.model is None:
         _train(plan, threads)
     t1 = time.perf_counter()
-    evaluated = evaluate(plan.folder, inputs)
+    evaluated = evaluate(plan.model or plan.folder, inputs)
     result = {
         "table": table.name,
         "scale": scale,
@@ -266,7 +292,7 @@ def _run_cell(
         "evaluation": {**plan.evaluation, "test_files": [str(f) for f in inputs.xsr_files]},
         "seconds": {"this_call": round(t1 - t0, 1), "evaluate": round(time.perf_counter() - t1, 1)},
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "config": plan.config.to_dict(),
+        "config": plan.config.to_dict() if plan.config is not None else {"model": plan.model},
     }
     write_json(plan.folder / RESULT, result)
     return result
@@ -298,8 +324,10 @@ def run_sweep(
         _claim_sweep(output, table, scale)
         plans = plan_sweep(table, scale, output, data_dir, cells)
         _check_plans(plans, resume, force)
-        todo = [p for p in plans if p.state != "cached"]
-        inputs = evaluation_inputs(todo[0].evaluation) if todo else None
+        inputs: dict[str, EvaluationInputs] = {}  # by evaluation key; every file checked before any cell runs
+        for plan in plans:
+            if plan.state != "cached" and plan.keys["evaluation"] not in inputs:
+                inputs[plan.keys["evaluation"]] = evaluation_inputs(plan.evaluation)
         try:
             for i, plan in enumerate(plans, 1):
                 tag = f"[{i}/{len(plans)}] {plan.cell.name}"
@@ -309,8 +337,7 @@ def run_sweep(
                 progress(f"{tag}: running ({plan.state}: {STATES[plan.state]})")
                 t0 = time.perf_counter()
                 state = plan.state
-                assert inputs is not None  # a cell that is not cached
-                result = _run_cell(plan, table, scale, evaluate, inputs, threads)
+                result = _run_cell(plan, table, scale, evaluate, inputs[plan.keys["evaluation"]], threads)
                 plan.state = state
                 p1 = result["metrics"].get("xsr/p_at_1")
                 shown = f", XSR P@1 {p1:.3f}" if isinstance(p1, float) else ""

@@ -17,10 +17,14 @@ File layout (every key is checked at load time, errors name the file and the key
       test_files: ["{data_dir}/prepared/*/test.tsv"]
       classify: ["{data_dir}/eval/classify/libreoffice-modules"]
       sts: ["{data_dir}/eval/sts/lee/en.tsv"]
-    columns:                       # in the paper's order; metric: a key of a cell's metrics, or null
+    columns:                       # in the paper's order; metric: a key of a cell's metrics, a list, or null
       - {key: xsr_en_fr, label: "XSR en→fr", metric: xsr/en-fr/src2tgt_p_at_1, percent: true}
     cells:
       - {name: xtr, label: XTR, overrides: {objective.generative: xtr}, paper: {xsr_en_fr: 89.5}}
+      - {name: use-m, label: "USE-m", model: use-m}     # an existing model: evaluated, not trained
+
+The evaluation section (pooled XSR, both classification directions, efficiency) and its per-scale and
+per-cell changes: :mod:`lingualite.reproduce.evaluation_spec`.
 """
 
 from __future__ import annotations
@@ -30,11 +34,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 from lingualite.config import RecipeConfigType, config_from_dict
-from lingualite.config.loading import Range, from_dict, load_yaml, resolve_config_path
+from lingualite.config.loading import from_dict, load_yaml, resolve_config_path
 from lingualite.errors import ConfigError
+from lingualite.reproduce.evaluation_spec import EvaluationSpec, merged_evaluation, set_dotted
 
 __all__ = [
     "TABLES_DIR",
@@ -43,8 +48,10 @@ __all__ = [
     "ScaleSpec",
     "TableSpec",
     "cell_config",
+    "cell_evaluation",
     "list_tables",
     "load_table",
+    "set_dotted",
 ]
 
 TABLES_DIR = Path(__file__).resolve().parent.parent / "configs" / "reproduce"
@@ -71,16 +78,20 @@ class ScaleSpec:
         relative path is read from the table's folder).
     :param note: what this scale is, in one sentence: printed in the rendered table's header.
     :param max_test_pairs: seeded subsample of each test file (null: all pairs).
+    :param evaluation: dotted keys of the table's ``evaluation`` changed at this scale
+        (``pooled.pool: 20000``).
     """
 
     base: str = ""
     note: str = ""
     overrides: dict[str, Any] = field(default_factory=dict)
     max_test_pairs: int | None = None
+    evaluation: dict[str, Any] = field(default_factory=dict)
 
     def validate(self) -> None:
         _require(self, "base", "note")
         _check_overrides(self.overrides, "overrides")
+        _check_overrides(self.evaluation, "evaluation")
         if self.max_test_pairs is not None and self.max_test_pairs < 2:
             raise ConfigError("max_test_pairs must be >= 2 (retrieval needs two candidates)")
 
@@ -90,19 +101,22 @@ class ColumnSpec:
     """A column of the paper's table.
 
     :param key: the column's id (the key of the cells' ``paper`` numbers).
-    :param metric: the key of a cell's metrics shown as ours (see :mod:`lingualite.reproduce.sweep`);
-        null: a column we do not measure (only the paper's number is shown).
+    :param metric: the key of a cell's metrics shown as ours (see :mod:`lingualite.reproduce.sweep`), or a
+        list of keys: their mean (shown only when the cell has all of them, e.g. the paper's "Avg." over
+        directions); null: a column we do not measure (only the paper's number is shown).
     :param percent: ours times 100 (the paper reports percentages, we store fractions).
     """
 
     key: str = ""
     label: str = ""
-    metric: str | None = None
+    metric: str | list[str] | None = None
     percent: bool = False
     digits: int = 1
 
     def validate(self) -> None:
         _require(self, "key", "label")
+        if isinstance(self.metric, list) and not (self.metric and all(self.metric)):
+            raise ConfigError("metric: a list must name at least one metric, none empty")
 
 
 @dataclass
@@ -112,6 +126,11 @@ class CellSpec:
     :param overrides: dotted keys applied after the scale's overrides.
     :param scales: extra overrides for one scale only (``{cpu: {data.max_train_pairs: 25000}}``).
     :param paper: the paper's number per column key (null: not published, or unreadable in the source).
+    :param model: evaluate this existing model instead of training one: a baseline name (``minilm``,
+        ``use-m``, ``e5-small``, ``tfidf``) or a model folder (``{data_dir}`` allowed), at every scale; a
+        teacher or reference row such as the paper's.
+    :param evaluation: dotted keys of the table's ``evaluation`` changed for this cell (after the scale's),
+        e.g. a bilingual model scored on its own pair only.
     """
 
     name: str = ""
@@ -119,12 +138,19 @@ class CellSpec:
     overrides: dict[str, Any] = field(default_factory=dict)
     scales: dict[str, Any] = field(default_factory=dict)
     paper: dict[str, Any] = field(default_factory=dict)
+    model: str = ""
+    evaluation: dict[str, Any] = field(default_factory=dict)
 
     def validate(self) -> None:
         _require(self, "name", "label")
         if not _NAME.match(self.name):
             raise ConfigError(f"name: {self.name!r} must be lowercase letters, digits, '_', '-', '.'")
+        if self.model and (self.overrides or self.scales):
+            raise ConfigError(
+                f"model: a cell that evaluates {self.model!r} trains nothing: no overrides/scales"
+            )
         _check_overrides(self.overrides, "overrides")
+        _check_overrides(self.evaluation, "evaluation")
         if not isinstance(self.scales, dict):
             raise ConfigError("scales: must map a scale name to overrides")
         for scale, overrides in self.scales.items():
@@ -134,29 +160,6 @@ class CellSpec:
             for v in self.paper.values()
         ):
             raise ConfigError("paper: must map column keys to numbers or null")
-
-
-@dataclass
-class EvaluationSpec:
-    """How every cell is evaluated (``{data_dir}`` in a path is the data directory).
-
-    :param test_files: XSR P@1 (square protocol, both directions) on these pair files (globs).
-    :param classify: zero-shot cross-lingual document classification (paper 000's MLDoc protocol: a
-        classifier fit on English, scored on each language; mean of 5 seeds) on these set folders, each
-        with ``train.en.tsv`` and ``test.<lang>.tsv`` (``lingualite data eval-sets`` writes them).
-    :param classify_max_docs: seeded subsample of at most N documents per classification file.
-    :param sts: semantic textual similarity (Spearman of cosine vs gold) on these ``s1<TAB>s2<TAB>score``
-        files, e.g. ``{data_dir}/eval/sts/lee/en.tsv`` (paper 002's Table 1 measure).
-    :param seed: seed of the subsamples.
-    """
-
-    RANGES: ClassVar[dict[str, Range]] = {"classify_max_docs": (0, None, True)}
-
-    test_files: list[str] = field(default_factory=lambda: ["{data_dir}/prepared/*/test.tsv"])
-    classify: list[str] = field(default_factory=list)
-    classify_max_docs: int | None = None
-    sts: list[str] = field(default_factory=list)
-    seed: int = 0
 
 
 @dataclass
@@ -172,6 +175,7 @@ class TableSpec:
     columns: list[ColumnSpec]
     cells: list[CellSpec]
     notes: str = ""
+    evaluation_data: dict[str, Any] = field(default_factory=dict)
 
     def cell(self, name: str) -> CellSpec:
         for cell in self.cells:
@@ -227,6 +231,7 @@ def _parse(data: dict[str, Any], path: Path) -> TableSpec:
         columns=columns,
         cells=cells,
         notes=str(data.get("notes") or ""),
+        evaluation_data=data.get("evaluation") or {},
     )
     _check_references(table)
     return table
@@ -246,6 +251,8 @@ def _check_references(table: TableSpec) -> None:
         scales = sorted(set(cell.scales) - set(table.scales))
         if scales:
             raise ConfigError(f"{where}: cells.{cell.name}.scales names unknown scale(s) {scales}")
+        for scale in table.scales:
+            cell_evaluation(table, cell, scale)
 
 
 def load_table(name_or_path: str | Path) -> TableSpec:
@@ -270,20 +277,20 @@ def list_tables() -> list[str]:
     return sorted((p.stem for p in TABLES_DIR.glob("*.yaml")), key=natural)
 
 
-def set_dotted(data: dict[str, Any], dotted: str, value: Any, where: str) -> None:
-    """Set ``a.b.c`` in a nested mapping (creating missing sections); a non-mapping on the way is an error."""
-    *parents, key = dotted.split(".")
-    node = data
-    for part in parents:
-        node = node.setdefault(part, {})
-        if not isinstance(node, dict):
-            raise ConfigError(f"{where}: {dotted}: {part} is not a config section")
-    node[key] = value
-
-
 def _base_path(table: TableSpec, base: str) -> Path:
     beside = table.path.parent / base
     return beside if beside.is_file() else resolve_config_path(base)
+
+
+def cell_evaluation(table: TableSpec, cell: CellSpec, scale: str) -> EvaluationSpec:
+    """What ``cell`` is evaluated on at ``scale``: the table's ``evaluation``, then the scale's and the cell's
+    changes to it."""
+    layers = [table.scale(scale).evaluation, cell.evaluation]
+    if not any(layers):
+        return table.evaluation
+    return merged_evaluation(
+        table.evaluation_data, layers, f"{table.path}: cell {cell.name} ({scale}) evaluation"
+    )
 
 
 def cell_config(
@@ -291,6 +298,10 @@ def cell_config(
 ) -> RecipeConfigType:
     """The validated config of ``cell`` at ``scale``: the scale's base config, then the scale's overrides,
     the cell's, and the cell's for this scale; ``{data_dir}`` resolved like ``lingualite train`` does."""
+    if cell.model:
+        raise ConfigError(
+            f"{table.path}: cell {cell.name} evaluates the model {cell.model!r}; it trains nothing"
+        )
     spec = table.scale(scale)
     data = load_yaml(_base_path(table, spec.base))
     where = f"{table.path}: cell {cell.name} ({scale})"
