@@ -93,7 +93,7 @@ def test_warmup_on_other_texts(tiny_model: Path) -> None:
 
 
 def test_batch1_quartiles_and_cpu_time_without_energy_counters(tmp_path: Path) -> None:
-    """Paper 002's Table 3 measures: quartiles of batch-1 calls; no RAPL counter -> energy says so, no number."""
+    """Paper 002's Table 3 measures: quartiles of batch-1 calls; no RAPL counter: energy says so, no number."""
     result = measure_efficiency(
         "tfidf", TEXTS, batch_size=4, single_runs=40, energy=False, powercap=tmp_path / "no-powercap"
     )

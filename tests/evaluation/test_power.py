@@ -1,4 +1,4 @@
-"""RAPL package counters (paper 002's energy measure): package zones summed, wrap-around, unreadable -> None."""
+"""RAPL package counters (paper 002's energy measure): packages summed, wrap-around, unreadable -> None."""
 
 from __future__ import annotations
 
