@@ -190,10 +190,11 @@ def reproduce(
 ) -> None:
     """Run the grid of one of the papers' tables and render it beside the paper's numbers.
 
-    Each cell trains into OUTPUT/cells/CELL (through the same recipes as `lingualite train`), is evaluated
-    (XSR P@1 on the held-out test pairs; zero-shot classification where the table names sets, from
-    `lingualite data eval-sets`) and writes OUTPUT/cells/CELL/result.json with the hash of its config and
-    evaluation settings: a finished cell is never run again. Then OUTPUT/table.md, table.json and
+    Each cell trains into OUTPUT/cells/CELL (through the same recipes as `lingualite train`; a cell that
+    names an existing model, e.g. a teacher, is only evaluated), is evaluated as its table says (XSR P@1 on
+    the held-out test pairs; zero-shot classification in one or both directions on sets from `lingualite
+    data eval-sets`; pooled XSR; batch-1 time) and writes OUTPUT/cells/CELL/result.json with the hash of its
+    config and evaluation settings: a finished cell is never run again. Then OUTPUT/table.md, table.json and
     table.png are written from the finished cells (missing ones shown as "–").
 
     \b

@@ -4,7 +4,8 @@ Layout of a sweep's output folder (one table at one scale)::
 
     OUTPUT/
       sweep.json              which table and scale the folder holds (another table or scale is refused)
-      cells/<cell>/           the cell's training run (lingualite.run_folder layout, ends as a model)
+      cells/<cell>/           the cell's training run (lingualite.run_folder layout, ends as a model); only
+                              result.json for a cell that evaluates an existing model (``model:``)
       cells/<cell>/result.json  the cell's metrics and its key (written atomically, last)
       cells/<cell>/timing.json  training seconds and steps, summed over the training calls that returned
       table.md, table.json, table.png   the rendered table (lingualite.reproduce.render)
