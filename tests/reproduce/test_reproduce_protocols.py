@@ -137,7 +137,8 @@ def test_efficiency_of_a_trained_cell_and_a_model_cell(
     assert not any(k.startswith(("xsr", "classify")) for k in metrics) and metrics["model/parameters"] > 0
     render_table(spec, "tiny", out)
     text = (out / "table.md").read_text()
-    assert "Efficiency: each model in a fresh process (1 threads), 30 batch-1 calls" in text
+    assert "Efficiency: each model in a fresh process (1 thread), 30 batch-1 calls" in text
+    assert "sentences of en-fr/valid.tsv" in text
     assert "| TF-IDF | 2.0 / 2.3 | – / 120.1 |" in text  # energy not measured here: "–", never a number
 
 

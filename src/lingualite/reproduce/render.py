@@ -121,6 +121,18 @@ def _pooled_text(pooled: dict[str, Any]) -> str:
     )
 
 
+def _efficiency_text(eff: dict[str, Any]) -> str:
+    threads = eff.get("threads")
+    texts = Path(eff["texts"])
+    return (
+        " Efficiency: each model in a fresh process ("
+        + (f"{threads} thread{'s' if threads != 1 else ''}" if threads else "every core")
+        + f"), {eff['single_runs']:,} batch-1 calls on the first {eff['max_texts']:,} sentences of "
+        f"{texts.parent.name}/{texts.name}: median and quartiles of wall-clock time and of the process's CPU "
+        "time; energy only where a RAPL counter is readable."
+    )
+
+
 def _evaluation_text(table: TableSpec, output: Path) -> str:
     for cell in table.cells:
         result = read_result(output / "cells" / cell.name)
@@ -135,13 +147,7 @@ def _evaluation_text(table: TableSpec, output: Path) -> str:
             if ev.get("pooled"):
                 text += _pooled_text(ev["pooled"])
             if ev.get("efficiency"):
-                eff = ev["efficiency"]
-                text += (
-                    f" Efficiency: each model in a fresh process ({eff.get('threads') or 'all'} threads), "
-                    f"{eff['single_runs']:,} batch-1 calls on the first {eff['max_texts']:,} sentences of "
-                    f"{Path(eff['texts']).name}: median and quartiles of wall-clock time and of the "
-                    "process's CPU time; energy only where a RAPL counter is readable."
-                )
+                text += _efficiency_text(ev["efficiency"])
             return text.strip() or "no measure configured."
     return "no cell is finished yet."
 
