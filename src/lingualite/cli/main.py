@@ -102,8 +102,8 @@ def data_fetch(
     sources: Annotated[
         str,
         typer.Option(
-            help="Comma-separated sources; opt-in: libreoffice-ui (LibreOffice UI strings), games (Wesnoth and "
-            "Freeciv stories, lore and help; ~300 MB of packages), monolingual "
+            help="Comma-separated sources; opt-in: libreoffice-ui (LibreOffice UI strings), games (stories, lore and "
+            "help of four strategy games; ~830 MB of packages), monolingual "
             "(untranslated sentences, monolingual/<lang>.txt, for data.monolingual_files of distill), lexicon "
             "(each language's 50,000 most frequent words, lexicon/<lang>.txt, for the same use)."
         ),

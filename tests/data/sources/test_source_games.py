@@ -102,7 +102,7 @@ def test_fetch_resolves_packages_through_apt(tmp_path: Path, monkeypatch: pytest
         games, "download_and_unpack", lambda pkgs, cache: calls.append(pkgs) or cache / "root"
     )
     assert games.fetch(tmp_path) == tmp_path / "root"
-    assert calls == [["freeciv-data", "wesnoth-1.16-data", "wesnoth-1.16-tsg"]]
+    assert calls == [[*games.OTHER_PACKAGES, "wesnoth-1.16-data", "wesnoth-1.16-tsg"]]
     monkeypatch.setattr(games, "run_tool", lambda cmd, what: "")
     with pytest.raises(common.SourceUnavailableError, match="no wesnoth-<branch>-data"):
         games.fetch(tmp_path)

@@ -9,7 +9,7 @@ and skips (with a message) any source whose package manager is missing or whose 
 published numbers depend on it. Other sources in :data:`SOURCES` are opt-in, by name
 (``lingualite data fetch --sources libreoffice-ui``): ``libreoffice-ui`` (LibreOffice UI strings) is a
 domain no default model saw, kept out of the default data so it can measure generalisation; ``games``
-(Wesnoth and Freeciv: stories, dialogue, history) is the broadest register the packages translate. ``monolingual``
+(Wesnoth, Freeciv, Widelands, Warzone 2100: stories, dialogue, history) is the broadest register the packages translate. ``monolingual``
 writes untranslated sentences instead (``monolingual/<lang>.txt``, English included: fortunes, the Debian
 Reference, man pages) for distillation with a multilingual teacher, and ``lexicon`` each language's most
 frequent words (``lexicon/<lang>.txt``, from wordfreq) for the same use; a source module with an
@@ -63,7 +63,7 @@ LICENCES: dict[str, str] = {
         "debian-reference-* (GPL-2+), manpages-fr/de/es/it (translations GPL-3+)"
     ),
     "lexicon": "CC-BY-SA 4.0 (wordfreq's word frequency data, from the wordfreq wheel; its code MIT)",
-    "games": "GPL-2+ (The Battle for Wesnoth and Freeciv translations, Debian packages wesnoth-*, freeciv-data)",
+    "games": "GPL-2+ (translations of The Battle for Wesnoth, Freeciv, Widelands, Warzone 2100; their Debian packages)",
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -73,7 +73,7 @@ DESCRIPTIONS: dict[str, str] = {
     "libreoffice-ui": "LibreOffice UI strings (gettext msgid -> msgstr); menus, dialogs, tooltips (opt-in)",
     "monolingual": "Untranslated sentences: quotations and jokes, a sysadmin manual, man pages (opt-in)",
     "lexicon": "The most frequent words of each language, one per line (wordfreq; opt-in)",
-    "games": "Wesnoth campaign stories, unit lore and help, Freeciv legends and rules; narrative (opt-in)",
+    "games": "Game stories, lore, legends and help (Wesnoth, Freeciv, Widelands, Warzone 2100); narrative (opt-in)",
 }
 
 

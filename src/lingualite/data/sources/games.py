@@ -1,4 +1,4 @@
-"""Narrative and encyclopaedic text of two free strategy games (opt-in source ``games``): English msgid ->
+"""Narrative and encyclopaedic text of four free strategy games (opt-in source ``games``): English msgid ->
 translated msgstr, from their gettext ``.mo`` catalogs.
 
 * The Battle for Wesnoth (GPL-2+): campaign dialogue and story text (one Debian package per campaign,
@@ -6,10 +6,13 @@ translated msgstr, from their gettext ``.mo`` catalogs.
   (``wesnoth-<branch>-data``). The branch (``1.16`` on Debian 12) is the newest one apt knows.
 * Freeciv (GPL-2+): nation legends (``freeciv-nations``) and the rules and help texts (``freeciv-core``), from
   ``freeciv-data``.
+* Widelands (GPL-2+): campaign and scenario stories, map descriptions and the tribes' encyclopaedia
+  (``widelands-data``).
+* Warzone 2100 (GPL-2+): campaign briefings and research descriptions (``warzone2100-data``).
 
 Why: the default sources are software help, package descriptions and scripture; this is story-telling,
 dialogue, history and geography in the same five languages, the broadest register the packages hold. The
-downloads are large (about 300 MB of .deb files, once, in the cache).
+downloads are large (about 830 MB of .deb files, once, in the cache; Widelands alone is 380 MB).
 
 Per entry: plural and untranslated entries are skipped, and so are entries with markup or placeholders the
 games fill in at run time (``{...}``, ``$var``, ``%s``, ``[...]``, ``|``, ``=``); the user-interface catalogs
@@ -58,7 +61,7 @@ __all__ = [
 
 NAME = "games"
 BLOCK = 40
-FREECIV = "freeciv-data"
+OTHER_PACKAGES = ("freeciv-data", "widelands-data", "warzone2100-data")
 # Wesnoth packages of a branch that hold no translated text
 _WESNOTH_NON_TEXT = {"core", "music", "server", "tools"}
 SKIPPED_CATALOGS = frozenset({"wesnoth-lib", "wesnoth-editor", "freeciv-ruledit"})
@@ -81,13 +84,13 @@ def wesnoth_packages(names: Sequence[str]) -> list[str]:
 
 
 def packages() -> list[str]:
-    """The Debian packages to download: Freeciv's data and the newest Wesnoth branch's text packages."""
+    """The Debian packages to download: the other games' data and the newest Wesnoth branch's text packages."""
     apt_cache = require_tool("apt-cache", "find the Wesnoth packages")
     names = run_tool([apt_cache, "pkgnames", "wesnoth-"], "apt-cache pkgnames wesnoth-").split()
     wesnoth = wesnoth_packages(names)
     if not wesnoth:
         raise SourceUnavailableError("apt knows no wesnoth-<branch>-data package (run apt-get update?)")
-    return [FREECIV, *wesnoth]
+    return [*OTHER_PACKAGES, *wesnoth]
 
 
 def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
