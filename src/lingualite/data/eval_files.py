@@ -11,12 +11,11 @@
 
 from __future__ import annotations
 
-import glob
 from collections.abc import Sequence
 from pathlib import Path
 
 from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
-from lingualite.data.pairs import languages_of, pair_set_name
+from lingualite.data.pairs import existing_files, languages_of, pair_set_name
 from lingualite.errors import LinguaLiteError
 
 __all__ = [
@@ -119,9 +118,8 @@ def distractor_files(templates: Sequence[str | Path], pair_file: Path, direction
             .replace("{pair}", pair_set_name(Path(pair_file)))
             .replace("{lang}", pool_lang)
         )
-        matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
-        matches = [m for m in matches if Path(m).is_file()]
+        matches = existing_files(pattern)
         if not matches:
             raise LinguaLiteError(f"{pattern}: no distractor file matches (for {pair_file}, {direction})")
-        files.extend(Path(m) for m in matches)
+        files.extend(matches)
     return files

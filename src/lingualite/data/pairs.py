@@ -23,16 +23,21 @@ from lingualite.errors import LinguaLiteError
 _PAIR_DIR = re.compile(r"^([a-z]{2,3})-([a-z]{2,3})$")
 
 
+def existing_files(pattern: str) -> list[Path]:
+    """The files a glob (or a plain path) names, sorted; empty when none exists."""
+    matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
+    return [Path(m) for m in matches if Path(m).is_file()]
+
+
 def expand_files(patterns: list[str], what: str) -> list[Path]:
     """Expand globs (``{data_dir}`` is the data directory); a pattern that matches nothing is an error naming it."""
     files: list[Path] = []
     for pattern in patterns:
         pattern = pattern.replace(DATA_DIR_PLACEHOLDER, str(default_data_dir()))
-        matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
-        matches = [m for m in matches if Path(m).is_file()]
+        matches = existing_files(pattern)
         if not matches:
             raise LinguaLiteError(f"{pattern}: no {what} file matches (run `lingualite prepare` first?)")
-        files.extend(Path(m) for m in matches)
+        files.extend(matches)
     return files
 
 
