@@ -22,7 +22,9 @@ from pathlib import Path
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--student", required=True, help="a sentence-transformers folder (the teacher here)")
     parser.add_argument("--output", required=True, help="new folder for the static model")
     parser.add_argument("--pca-dims", type=int, default=None, help="default: keep the student's width")
