@@ -46,6 +46,11 @@ class Projection:
     explained_variance: float
     kept_energy: float
 
+    def __post_init__(self) -> None:
+        # One memory layout whatever made the projection (a fresh fit gives Fortran-ordered rows, a reload
+        # C-ordered): BLAS rounds differently per layout, and a resumed run must see the same targets.
+        self.components = np.ascontiguousarray(self.components, dtype=np.float32)
+
     @property
     def in_dim(self) -> int:
         return int(self.components.shape[1])
@@ -56,9 +61,7 @@ class Projection:
 
     def apply(self, vectors: np.ndarray) -> np.ndarray:
         """The projection in numpy (for teachers that are not sentence-transformers models)."""
-        # One memory layout whatever made the projection (a fresh fit gives Fortran-ordered rows, a reload
-        # C-ordered): BLAS rounds differently per layout, and a resumed run must see the same targets.
-        out = np.asarray(vectors, dtype=np.float32) @ np.ascontiguousarray(self.components, np.float32).T
+        out = np.asarray(vectors, dtype=np.float32) @ self.components.T
         if self.bias is not None:
             out += self.bias.astype(np.float32)
         return out
@@ -89,7 +92,7 @@ def fit_projection(
             x
         )
         bias = None
-    components = np.ascontiguousarray(estimator.components_, dtype=np.float32)
+    components = np.asarray(estimator.components_, dtype=np.float32)
     projected = x @ components.T.astype(np.float64)
     kept = float((projected**2).sum() / max((x**2).sum(), 1e-30))
     total_var = float(x.var(axis=0).sum())
