@@ -78,3 +78,29 @@ def test_english_centred_and_per_pair_cap() -> None:
     assert set(zip(mined.lang_a.tolist(), mined.lang_b.tolist(), strict=True)) == {(0, 1), (0, 2)}
     assert len(mined) == 8 and mined.stats["pairs/0-1"] == 4
     assert len(set(mined.a[:4].tolist())) == 4  # one-to-one
+
+
+def test_candidates_rescored_exactly_match_the_exhaustive_search() -> None:
+    """Search views only pick candidates; the neighbours and their scores are the full views' (issue #16)."""
+    from lingualite.mining.pseudo_pairs import knn_candidates
+
+    rng = np.random.default_rng(4)
+    dense_a, dense_b = _unit(rng.normal(size=(40, 8))), _unit(rng.normal(size=(45, 8)))
+    full = [(dense_a, 0.5), (dense_a, 0.5)], [(dense_b, 0.5), (dense_b, 0.5)]
+    noisy_a, noisy_b = _unit(dense_a + 0.3 * rng.normal(size=dense_a.shape)), _unit(dense_b)
+    (sims, idx), (back, back_idx) = knn_candidates([(noisy_a, 1.0)], [(noisy_b, 1.0)], *full, 4, 45)
+    (ref, ref_idx), (ref_back, ref_back_idx) = knn_parts(*full, 4)
+    np.testing.assert_allclose(sims, ref, atol=1e-5)  # every base row a candidate: exact
+    np.testing.assert_array_equal(idx, ref_idx)
+    np.testing.assert_allclose(back, ref_back, atol=1e-5)
+    np.testing.assert_array_equal(back_idx, ref_back_idx)
+    (few, few_idx), _ = knn_candidates([(noisy_a, 1.0)], [(noisy_b, 1.0)], *full, 4, 6)
+    exact = dense_a @ dense_b.T
+    np.testing.assert_allclose(np.take_along_axis(exact, few_idx, 1), few, atol=1e-5)  # scored exactly
+    assert np.all(np.diff(few, axis=1) <= 1e-7)  # best first
+    assert np.all(few <= ref + 1e-6)  # candidates can only miss neighbours, never invent better ones
+    pools = {0: (np.arange(40), full[0]), 1: (np.arange(45), full[1])}
+    searched = mine_exhaustive(pools, k=4, search={0: [(noisy_a, 1.0)], 1: [(noisy_b, 1.0)]}, candidates=45)
+    plain = mine_exhaustive(pools, k=4)
+    np.testing.assert_array_equal(searched.a, plain.a)
+    np.testing.assert_array_equal(searched.b, plain.b)

@@ -78,3 +78,35 @@ def test_greedy_one_to_one_and_sparse_vectors() -> None:
     mined = mine_embeddings(x, y, k=2)
     assert sorted(pairs(mined)) == [(0, 3), (1, 1), (2, 4), (3, 0), (4, 2)]
     assert len(set(mined.src.tolist())) == len(mined) == len(set(mined.tgt.tolist()))
+
+
+def test_mixture_threshold_separates_two_populations_without_labels() -> None:
+    """The unsupervised cut of issue #16: most candidates are wrong (low margins), a few are translations."""
+    from lingualite.mining.margin import mixture_threshold
+
+    rng = np.random.default_rng(0)
+    wrong = np.exp(rng.normal(0.05, 0.05, size=2000))
+    right = np.exp(rng.normal(0.6, 0.1, size=200))
+    cut = mixture_threshold(np.concatenate([wrong, right]))
+    assert cut is not None and np.exp(0.2) < cut < np.exp(0.45)
+    assert np.mean(right >= cut) > 0.98 and np.mean(wrong >= cut) < 0.01
+    assert mixture_threshold(right[:10]) is None  # too few to fit: keep all
+
+
+def test_auto_threshold_keeps_the_planted_translations() -> None:
+    from lingualite.mining.pseudo_pairs import mine_exhaustive
+
+    rng = np.random.default_rng(1)
+    shared = rng.normal(size=(60, 32))
+    a = np.concatenate([shared[:30] + 0.3 * rng.normal(size=(30, 32)), rng.normal(size=(270, 32))])
+    b = np.concatenate([shared[:30] + 0.3 * rng.normal(size=(30, 32)), rng.normal(size=(270, 32))])
+    a, b = (x / np.linalg.norm(x, axis=1, keepdims=True) for x in (a, b))
+    pools = {
+        0: (np.arange(300), [(a.astype(np.float32), 1.0)]),
+        1: (np.arange(300), [(b.astype(np.float32), 1.0)]),
+    }
+    everything = mine_exhaustive(pools, k=4)
+    auto = mine_exhaustive(pools, k=4, threshold="auto")
+    assert np.mean(everything.a == everything.b) < 0.5  # mutual neighbours alone: mostly wrong pairs
+    assert len(auto) >= 25 and np.mean(auto.a == auto.b) >= 0.9
+    assert "threshold/0-1" in auto.stats

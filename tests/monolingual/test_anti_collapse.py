@@ -9,10 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy import sparse
 from test_train import _assert_same, _encoder_weights, tiny_config
 
 from lingualite.mining.pseudo_pairs import mine_exhaustive
-from lingualite.monolingual.mining_step import centred_unit, lexical_views
+from lingualite.monolingual.mining_step import centred_unit, lexical_views, rare_ngram_views
 from lingualite.monolingual.train import train_monolingual
 from lingualite.monolingual.validation import anisotropy
 
@@ -43,6 +44,19 @@ def test_lexical_seed_mines_translations_that_share_names_and_numbers() -> None:
     mined = mine_exhaustive({0: (np.arange(60), [(views[0], 1.0)]), 1: (np.arange(60), [(views[1], 1.0)])})
     correct = np.mean(order[mined.b] == mined.a)
     assert len(mined) >= 40 and correct >= 0.9
+    rare = rare_ngram_views(views, 0.1)  # the search view: n-grams of at most 12 of the 120 sentences
+    df = np.diff(sparse.vstack(list(views.values())).tocsc().indptr)
+    kept = np.diff(sparse.vstack(list(rare.values())).tocsc().indptr)
+    assert np.all(kept[df > 12] == 0) and np.all(kept[df <= 12] == df[df <= 12])
+    norms = np.sqrt(np.asarray(rare[0].multiply(rare[0]).sum(1))).ravel()
+    np.testing.assert_allclose(norms[norms > 0], 1.0, rtol=1e-5)
+    search = {li: [(rare[li], 1.0)] for li in rare}
+    found = mine_exhaustive(
+        {0: (np.arange(60), [(views[0], 1.0)]), 1: (np.arange(60), [(views[1], 1.0)])},
+        search=search,
+        candidates=8,
+    )
+    assert len(found) >= 40 and np.mean(order[found.b] == found.a) >= 0.9
 
 
 def new_settings(root: Path, **over: object):

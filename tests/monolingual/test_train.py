@@ -294,18 +294,20 @@ def test_shipped_config_and_bad_values(tmp_path: Path) -> None:
     assert cfg.data.corpus == "comparable"  # the paper's Wiki-Wiki setting; disjoint is its ablation
     assert config_mode("monolingual") == "monolingual" and config_mode("quickstart") == "parallel"
     bad = tmp_path / "bad.yaml"
-    bad.write_text("mode: monolingual\ncontext:\n  window: 0\n")
-    with pytest.raises(ConfigError, match="context.window"):
-        load_monolingual_config(bad)
-    bad.write_text("mode: monolingual\ncontext:\n  window: 2\n")  # 5 x 40 + 2 tokens > 128
-    with pytest.raises(ConfigError, match="must hold the whole context"):
-        load_monolingual_config(bad)
-    bad.write_text("mode: monolingual\ndata:\n  languages: [fr, de]\nmining:\n  language_pairs: english\n")
-    with pytest.raises(ConfigError, match="needs 'en'"):
-        load_monolingual_config(bad)
-    bad.write_text("mode: monolingual\nmining:\n  sample_size: 5000\n  pool_size: 100\n")
-    with pytest.raises(ConfigError, match="pool_size"):
-        load_monolingual_config(bad)
+    for body, message in (
+        ("context:\n  window: 0\n", "context.window"),
+        ("context:\n  window: 2\n", "must hold the whole context"),  # 5 x 40 + 2 tokens > 128
+        ("data:\n  languages: [fr, de]\nmining:\n  language_pairs: english\n", "needs 'en'"),
+        ("mining:\n  sample_size: 5000\n  pool_size: 100\n", "pool_size"),
+        ("mining:\n  lexical_search_max_df: 0\n", "mining.lexical_search_max_df: must be > 0"),
+        ("mining:\n  threshold: sometimes\n", "mining.threshold"),
+    ):
+        bad.write_text("mode: monolingual\n" + body)
+        with pytest.raises(ConfigError, match=message):
+            load_monolingual_config(bad)
+    bad.write_text("mode: monolingual\nmining:\n  threshold: auto\n  lexical_search_max_df: null\n")
+    good = load_monolingual_config(bad)
+    assert good.mining.threshold == "auto" and good.mining.lexical_search_max_df is None
     bad.write_text("mode: nonsense\n")
     with pytest.raises(ConfigError, match="mode must be"):
         config_mode(bad)

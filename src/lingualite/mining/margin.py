@@ -159,6 +159,27 @@ def combine(
     )
 
 
+def mixture_threshold(scores: np.ndarray, min_scores: int = 50, seed: int = 0) -> float | None:
+    """An unsupervised margin threshold for mined candidates, most of which are not translations.
+
+    A two-component Gaussian mixture (scikit-learn) over the log margins: the threshold is the lowest
+    score above the lower component's mean whose posterior of the higher component is >= 0.5 (the usual
+    two-population cut; no gold pairs). None (keep all) when there are fewer than ``min_scores`` scores or
+    no score is more likely high than low.
+    """
+    from sklearn.mixture import GaussianMixture
+
+    if len(scores) < min_scores:
+        return None
+    x = np.log(np.maximum(np.asarray(scores, np.float64), 1e-6)).reshape(-1, 1)
+    mixture = GaussianMixture(2, random_state=seed).fit(x)
+    high = int(np.argmax(mixture.means_.ravel()))
+    grid = np.unique(x.ravel())
+    grid = grid[grid >= mixture.means_.ravel()[1 - high]]
+    above = np.flatnonzero(mixture.predict_proba(grid.reshape(-1, 1))[:, high] >= 0.5)
+    return float(np.exp(grid[above[0]])) if len(above) else None
+
+
 def mine_embeddings(
     src: np.ndarray,
     tgt: np.ndarray,

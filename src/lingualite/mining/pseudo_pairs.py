@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 from scipy import sparse
@@ -33,7 +34,7 @@ class MinedPairs:
     csls: np.ndarray
     cosine: np.ndarray
     rounds: int = 0
-    stats: dict[str, int] = field(default_factory=dict)
+    stats: dict[str, float] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.a)
@@ -197,31 +198,83 @@ def knn_parts(
     return (fwd_sims, fwd_idx), (np.ascontiguousarray(bwd_sims.T), np.ascontiguousarray(bwd_idx.T))
 
 
+def pair_similarity(
+    queries: Parts, base: Parts, rows: np.ndarray, cols: np.ndarray, chunk: int = 16384
+) -> np.ndarray:
+    """The weighted similarity of the given (query row, base row) pairs only: sum of weight x row dot
+    product per view, in chunks (memory ``chunk`` pairs of rows)."""
+    out = np.zeros(len(rows), np.float32)
+    for (q, w), (b, _) in zip(queries, base, strict=True):
+        for start in range(0, len(rows), chunk):
+            r, c = rows[start : start + chunk], cols[start : start + chunk]
+            if sparse.issparse(q):
+                dots = np.asarray(q[r].multiply(b[c]).sum(axis=1)).ravel()
+            else:
+                dots = np.einsum("ij,ij->i", q[r], b[c])
+            out[start : start + chunk] += w * dots.astype(np.float32)
+    return out
+
+
+def _rescore(queries: Parts, base: Parts, idx: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Candidates ``idx`` (n, K) of every query scored exactly; the best ``k``, best first."""
+    n, width = idx.shape
+    sims = pair_similarity(queries, base, np.repeat(np.arange(n), width), idx.ravel()).reshape(n, width)
+    order = np.argsort(-sims, axis=1, kind="stable")[:, :k]
+    return np.take_along_axis(sims, order, 1), np.take_along_axis(idx, order, 1)
+
+
+def knn_candidates(
+    search_queries: Parts, search_base: Parts, queries: Parts, base: Parts, k: int, candidates: int
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """:func:`knn_parts` in two steps: the ``candidates`` nearest rows both ways under cheap *search* views
+    (e.g. TF-IDF over rare character n-grams only: a sparse product's cost grows with the square of each
+    n-gram's frequency), then those candidates rescored exactly under the full views and the best ``k`` kept.
+    Exact whenever the true top ``k`` is among the candidates."""
+    fwd, bwd = knn_parts(search_queries, search_base, max(k, candidates))
+    return _rescore(queries, base, fwd[1], k), _rescore(base, queries, bwd[1], k)
+
+
 def mine_exhaustive(
     pools: dict[int, tuple[np.ndarray, Parts]],
     k: int = 4,
     mutual: bool = True,
-    threshold: float | None = None,
+    threshold: float | Literal["auto"] | None = None,
     cap: int | None = None,
     english: int | None = None,
+    search: dict[int, Parts] | None = None,
+    candidates: int = 32,
 ) -> MinedPairs:
     """Exhaustive margin mining between whole pools (issue #16; paper 001 samples m x m blocks instead).
 
     For every language pair: each sentence's ``k`` nearest neighbours on the other side, both ways; the ratio
     margin of Artetxe & Schwenk (2019) (:func:`lingualite.mining.margin.select_pairs`); mutual nearest
     neighbours (``intersect``) or the best of both directions (``max``), one-to-one; pairs whose margin is
-    at least ``threshold``; the best ``cap`` per language pair. ``MinedPairs.csls`` holds the margin and
-    ``MinedPairs.cosine`` the (weighted) similarity.
+    at least ``threshold`` (``"auto"``: :func:`lingualite.mining.margin.mixture_threshold` of each language
+    pair's candidates, unsupervised); the best ``cap`` per language pair. ``MinedPairs.csls`` holds the margin and
+    ``MinedPairs.cosine`` the (weighted) similarity. With ``search`` (cheaper views per language), the
+    neighbours are found among each sentence's ``candidates`` best under ``search`` and scored exactly
+    (:func:`knn_candidates`).
     """
-    from lingualite.mining.margin import Neighbours, select_pairs
+    from lingualite.mining.margin import MinedBitext, Neighbours, mixture_threshold, select_pairs
 
     columns: list[list] = [[] for _ in range(6)]
     per_pair: dict[str, int] = {}
+    thresholds: dict[str, float] = {}
     for la, lb in _language_pairs(sorted(pools), english):
         (ia, va), (ib, vb) = pools[la], pools[lb]
-        fwd, bwd = knn_parts(va, vb, k)
+        if search is None:
+            fwd, bwd = knn_parts(va, vb, k)
+        else:
+            fwd, bwd = knn_candidates(search[la], search[lb], va, vb, k, candidates)
         forward, backward = Neighbours(*fwd), Neighbours(*bwd)
-        found = select_pairs(forward, backward, k, "intersect" if mutual else "max", threshold, True)
+        fixed = None if threshold == "auto" else threshold
+        found = select_pairs(forward, backward, k, "intersect" if mutual else "max", fixed, True)
+        if threshold == "auto":
+            cut = mixture_threshold(found.score)
+            if cut is not None:
+                kept = found.score >= cut
+                found = MinedBitext(found.src[kept], found.tgt[kept], found.score[kept], found.cosine[kept])
+                thresholds[f"threshold/{la}-{lb}"] = round(cut, 4)
         take = slice(0, cap)
         rows, cols = found.src[take], found.tgt[take]
         for column, values in zip(
@@ -247,5 +300,5 @@ def mine_exhaustive(
         csls=score.astype(np.float32),
         cosine=cosine.astype(np.float32),
         rounds=len(per_pair),
-        stats={"pairs": int(len(a)), **{f"pairs/{key}": v for key, v in per_pair.items()}},
+        stats={"pairs": int(len(a)), **{f"pairs/{key}": v for key, v in per_pair.items()}, **thresholds},
     )

@@ -161,15 +161,18 @@ def mined_summary(
     files, never trained on), the share of mined pairs that are translations (``mined_true_precision``)."""
     langs = corpus.languages
     per_pair: dict[str, int] = {}
-    for la, lb in zip(mined.lang_a, mined.lang_b, strict=True):
+    lowest: dict[str, float] = {}
+    for la, lb, score in zip(mined.lang_a, mined.lang_b, mined.csls, strict=True):
         key = f"{langs[la]}-{langs[lb]}"
         per_pair[key] = per_pair.get(key, 0) + 1
+        lowest[key] = min(lowest.get(key, np.inf), round(float(score), 4))
     out: dict[str, Any] = {
         "mined_pairs": len(mined),
         "mining_rounds": mined.rounds,
         "mined_cosine_mean": round(float(np.mean(mined.cosine)), 4) if len(mined) else None,
         "mined_score_mean": round(float(np.mean(mined.csls)), 4) if len(mined) else None,
         "mined_per_language_pair": per_pair,
+        "mined_lowest_score_per_language_pair": lowest,
     }
     if truth is not None and len(mined):
         found = truth.precision(mined.a, mined.b)
