@@ -93,6 +93,7 @@ def test_every_shipped_config_names_its_recipe(caplog: pytest.LogCaptureFixture)
         "distill-usem": "distill",
         "distill-ranker": "distill",
         "monolingual": "monolingual",
+        "monolingual-paper": "monolingual",
         "paper": "parallel",
         "quickstart": "parallel",
     }

@@ -290,8 +290,12 @@ def test_cli_dispatches_on_mode(document_files: Path, tmp_path: Path) -> None:
 
 def test_shipped_config_and_bad_values(tmp_path: Path) -> None:
     cfg = load_monolingual_config("monolingual")
-    assert cfg.model.pooling == "mean_max" and cfg.mining.iterations == 3
+    assert cfg.model.pooling == "mean_max" and cfg.mining.iterations == 2
     assert cfg.data.corpus == "comparable"  # the paper's Wiki-Wiki setting; disjoint is its ablation
+    assert cfg.mining.lexical_seed and cfg.mining.threshold == "auto"  # issue #16's additions by default
+    paper = load_monolingual_config("monolingual-paper")  # the paper's own method, the off switch
+    assert paper.mining.method == "blocks" and not paper.mining.lexical_seed and paper.mining.iterations == 3
+    assert paper.regression.target == "cosine" and paper.regression.alignment_weight == 0.0
     assert config_mode("monolingual") == "monolingual" and config_mode("quickstart") == "parallel"
     bad = tmp_path / "bad.yaml"
     for body, message in (
@@ -315,7 +319,7 @@ def test_shipped_config_and_bad_values(tmp_path: Path) -> None:
 
 def test_alignment_extension_is_logged_and_off_by_default(document_files: Path, tmp_path: Path) -> None:
     cfg = tiny_config(document_files)
-    assert load_monolingual_config("monolingual").regression.alignment_weight == 0.0  # the paper by default
+    assert load_monolingual_config("monolingual-paper").regression.alignment_weight == 0.0  # the paper's
     cfg.classification.max_steps = 5
     cfg.mining.iterations = 1
     cfg.regression.alignment_weight = 1.0

@@ -74,6 +74,21 @@ def _check_ranges(cls: type, obj: Any, where: str) -> None:
             raise ConfigError(f"{key}: must be <= {high}, got {value!r}")
 
 
+def _describe(options: tuple[Any, ...]) -> str:
+    """The allowed values of a union, in words: "one of ['auto'], a number or null"."""
+    choices = [c for o in options if typing.get_origin(o) is typing.Literal for c in typing.get_args(o)]
+    words = [f"one of {choices}"] if choices else []
+    names = {int: "a whole number", float: "a number", str: "a string", bool: "true or false"}
+    for o in options:
+        if o is type(None):
+            continue
+        if typing.get_origin(o) is not typing.Literal:
+            words.append(names.get(o, f"a {getattr(o, '__name__', o)}"))
+    if type(None) in options:
+        words.append("null")
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
 def _check_type(value: Any, hint: Any, where: str) -> Any:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
@@ -83,7 +98,7 @@ def _check_type(value: Any, hint: Any, where: str) -> Any:
                 return _check_type(value, arg, where)
             except ConfigError:
                 continue
-        raise ConfigError(f"{where}: {value!r} is not a {hint}")
+        raise ConfigError(f"{where}: {value!r} is not {_describe(args)}")
     if origin is typing.Literal:
         if value not in args:
             raise ConfigError(f"{where}: {value!r} is not one of {list(args)}")
