@@ -49,9 +49,9 @@ def rare_ngram_views(views: dict[int, sparse.csr_matrix], max_df: float) -> dict
     """The same rows keeping only the n-grams found in at most a share ``max_df`` of all the sentences,
     re-normalised: the search view of :func:`lingualite.mining.pseudo_pairs.knn_candidates`. Frequent
     n-grams ("e ", " th") make the sparse products nearly dense and carry little of the ranking."""
-    stacked = sparse.vstack(list(views.values())).tocsc()
-    df = np.diff(stacked.indptr)
-    keep = sparse.diags((df <= max_df * stacked.shape[0]).astype(np.float32))
+    sentences = sum(v.shape[0] for v in views.values())
+    df = sum(np.bincount(v.indices, minlength=v.shape[1]) for v in views.values())  # one entry per row
+    keep = sparse.diags((df <= max_df * sentences).astype(np.float32))
     return {li: _rows(v @ keep) for li, v in views.items()}
 
 
