@@ -50,3 +50,16 @@ def test_a_tiny_sweep_through_the_cli(tiny_table: Path, tmp_path: Path) -> None:
     assert "Cells finished: 2/2" in (out / "table.md").read_text()
     res = CliRunner().invoke(app, args)
     assert json.loads(res.stdout)["cells"] == {"ugt": {"before": "cached"}, "xtr": {"before": "cached"}}
+
+    # another output folder beside it: both cells would be copied from the first sweep, unless --no-reuse
+    plan = ["reproduce", str(tiny_table), "--scale", "tiny", "--output", str(tmp_path / "again"), "--dry-run"]
+    res = CliRunner().invoke(app, [*plan, "--json"])
+    cells = json.loads(res.stdout)["cells"]
+    assert [c["state"] for c in cells.values()] == ["reuse", "reuse"]
+    assert cells["ugt"]["what"].endswith(f"({out / 'cells' / 'ugt'})")
+    res = CliRunner().invoke(app, [*plan, "--json", "--no-reuse"])
+    assert [c["state"] for c in json.loads(res.stdout)["cells"].values()] == ["new", "new"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    res = CliRunner().invoke(app, [*plan, "--json", "--reuse-from", str(elsewhere)])
+    assert [c["state"] for c in json.loads(res.stdout)["cells"].values()] == ["new", "new"]

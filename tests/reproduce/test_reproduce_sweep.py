@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import yaml
+from reproduce_fixtures import write_table
 
 import lingualite.recipes
 from lingualite.cli.reproduce_commands import cell_evaluator
@@ -134,6 +135,55 @@ def test_a_changed_cell_config_is_refused_unless_forced(
     assert (
         json.loads((out / "cells" / "ugt" / "result.json").read_text())["evaluation"]["max_test_pairs"] == 30
     )
+
+
+def test_a_cell_another_sweep_trained_is_copied_not_trained_again(
+    tiny_table: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = tmp_path / "sweeps" / "first"
+    _sweep(tiny_table, first, TrainSpy(), monkeypatch, cells=["ugt"])
+    donor = first / "cells" / "ugt"
+    assert (donor / "checkpoints").is_dir()
+    # another table: one cell with ugt's training config under another name, one cell nobody trained
+    data = yaml.safe_load(tiny_table.read_text())
+    data["cells"] = [
+        {"name": "same", "label": "Same", "overrides": {"objective.generative": "ugt"}},
+        {"name": "other", "label": "Other", "overrides": {"objective.generative": "mlm"}},
+    ]
+    second_table = write_table(tmp_path / "tables2", data)
+    second = tmp_path / "sweeps" / "second"
+    planned = plan_sweep(load_table(second_table), "tiny", second, reuse=[tmp_path / "sweeps"])
+    assert [(p.state, p.donor) for p in planned] == [("reuse", donor), ("new", None)]
+
+    spy = TrainSpy()
+    *plans, lines = _sweep(second_table, second, spy, monkeypatch, reuse=[tmp_path / "sweeps"])
+    assert spy.calls == [("other", False)]  # "same" was copied, not trained
+    assert (
+        f"(reuse: trained with this config in another sweep: copied from there, then evaluated {donor})"
+        in (lines[0])
+    )
+    copied = second / "cells" / "same"
+    result = json.loads((copied / "result.json").read_text())
+    assert result["reused_from"] == str(donor) and result["cell"] == "same"
+    assert (copied / "model.safetensors").read_bytes() == (donor / "model.safetensors").read_bytes()
+    assert not (copied / "checkpoints").exists()
+    # the training time travels with the model; the donor keeps its own result
+    assert json.loads((copied / "timing.json").read_text()) == json.loads((donor / "timing.json").read_text())
+    assert result["metrics"]["train/steps_timed"] == 3
+    assert json.loads((donor / "result.json").read_text())["cell"] == "ugt"
+    assert (
+        "Trained once for several tables (the same training config): Same (from first/cells/ugt)"
+        in (second / "table.md").read_text()
+    )
+    # a rerun finds the copy cached; without reuse a fresh folder trains both cells
+    assert [p.state for p in plan_sweep(load_table(second_table), "tiny", second, reuse=[first])] == [
+        "cached",
+        "cached",
+    ]
+    assert [p.state for p in plan_sweep(load_table(second_table), "tiny", tmp_path / "third")] == [
+        "new",
+        "new",
+    ]
 
 
 def test_the_output_folder_is_locked_and_holds_one_table(

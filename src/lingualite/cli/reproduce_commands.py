@@ -119,14 +119,21 @@ def _list_tables(as_json: bool) -> None:
     emit({"folder": str(TABLES_DIR), "tables": rows}, "Tables `lingualite reproduce` can run", as_json)
 
 
-def _dry_run(table: Any, scale: str, output: Path, data_dir: Path | None, cells: list[str] | None) -> dict:
+def _dry_run(
+    table: Any,
+    scale: str,
+    output: Path,
+    data_dir: Path | None,
+    cells: list[str] | None,
+    reuse: list[Path],
+) -> dict:
     from lingualite.reproduce import STATES, plan_sweep
 
-    plans = plan_sweep(table, scale, output, data_dir, cells)
+    plans = plan_sweep(table, scale, output, data_dir, cells, reuse)
     rows = {
         p.cell.name: {
             "state": p.state,
-            "what": STATES[p.state],
+            "what": STATES[p.state] + (f" ({p.donor})" if p.donor is not None else ""),
             "key": p.keys["key"],
             **({"changed": ", ".join(p.changed)} if p.changed else {}),
             "overrides": f"model={p.model} (evaluated, not trained)"
@@ -182,6 +189,17 @@ def reproduce(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show each cell's state and overrides; run nothing.")
     ] = False,
+    reuse_from: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="Sweep folders (or folders of them) whose finished cells a new cell with the same training "
+            "config copies instead of training again (repeatable) \\[default: the folders beside OUTPUT].",
+            show_default=False,
+        ),
+    ] = None,
+    no_reuse: Annotated[
+        bool, typer.Option("--no-reuse", help="Train every new cell, even one another sweep trained.")
+    ] = False,
     threads: Annotated[
         int | None, typer.Option(min=1, help="PyTorch CPU threads (default: one per core).")
     ] = None,
@@ -195,7 +213,9 @@ def reproduce(
     the held-out test pairs; zero-shot classification in one or both directions on sets from `lingualite
     data eval-sets`; pooled XSR; batch-1 time) and writes OUTPUT/cells/CELL/result.json with the hash of its
     config and evaluation settings: a finished cell is never run again. Then OUTPUT/table.md, table.json and
-    table.png are written from the finished cells (missing ones shown as "–").
+    table.png are written from the finished cells (missing ones shown as "–"). Tables share cells (the
+    default model is Table 3's joint model, Table 5's 2 layers, Table 9's batch 64, ...): a new cell whose
+    training config a finished cell of a sweep beside OUTPUT trained already is copied from it and evaluated.
 
     \b
     Examples:
@@ -217,10 +237,12 @@ def reproduce(
         spec = load_table(table)
         spec.scale(scale)
         output = output or Path("runs/reproduce") / f"{spec.name}-{scale}"
+        reuse = [] if no_reuse else (reuse_from or [output.parent])
         if dry_run:
-            emit(_dry_run(spec, scale, output, data_dir, chosen), f"Plan of {spec.name} ({scale})", as_json)
+            plan = _dry_run(spec, scale, output, data_dir, chosen, reuse)
+            emit(plan, f"Plan of {spec.name} ({scale})", as_json)
             return
-        states = _sweep(spec, scale, output, data_dir, chosen, resume, force, threads)
+        states = _sweep(spec, scale, output, data_dir, chosen, resume, force, reuse, threads)
     except USER_ERRORS as exc:
         fail(exc)
     summary = {
@@ -240,6 +262,7 @@ def _sweep(
     cells: list[str] | None,
     resume: bool,
     force: bool,
+    reuse: list[Path],
     threads: int | None,
 ) -> dict[str, dict[str, str]]:
     """Run the sweep (progress lines on stderr), render the table; each cell's state before the run."""
@@ -255,6 +278,7 @@ def _sweep(
         cells=cells,
         resume=resume,
         force=force,
+        reuse=reuse,
         threads=threads,
         progress=lambda line: typer.echo(line, err=True),
         on_done=lambda: render_table(spec, scale, output),

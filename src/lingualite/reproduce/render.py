@@ -41,6 +41,7 @@ def table_rows(table: TableSpec, output: str | Path) -> list[dict[str, Any]]:
                 "label": cell.label,
                 "finished": result is not None,
                 "key": result.get("key") if result else None,
+                "reused_from": result.get("reused_from") if result else None,
                 "ours": {c.key: _ours(c, metrics) for c in table.columns if c.metric is not None},
                 "paper": {c.key: cell.paper.get(c.key) for c in table.columns},
             }
@@ -94,7 +95,21 @@ def _markdown(table: TableSpec, scale: str, rows: list[dict[str, Any]], evaluati
     for row in rows:
         texts = [_cell_text(table, c, row) for c in table.columns]
         lines.append("| " + " | ".join([row["label"], *texts]) + " |")
+    reused = [f"{r['label']} (from {_sweep_and_cell(r['reused_from'])})" for r in rows if r["reused_from"]]
+    if reused:
+        lines += [
+            "",
+            "Trained once for several tables (the same training config): "
+            + "; ".join(reused)
+            + ". Copied with its training time and evaluated here.",
+        ]
     return "\n".join(lines) + "\n"
+
+
+def _sweep_and_cell(path: str) -> str:
+    """``000-table3-cpu/cells/joint`` for a donor cell's path: the sweep folder's name and the cell."""
+    parts = Path(path).parts
+    return "/".join(parts[-3:])
 
 
 def _xsr_text(ev: dict[str, Any]) -> str:

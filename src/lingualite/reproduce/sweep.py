@@ -16,6 +16,12 @@ holds checkpoints continues from them with ``resume``; a cell whose saved config
 refused unless ``force`` (which deletes that cell's folder and runs it again). The whole output folder is
 locked while a sweep writes it (:func:`lingualite.run_folder.open_run`, kind ``reproduce``).
 
+Tables share cells: paper 000's default model is Table 3's joint model, Table 5's 2 layers, Table 7's full
+objective, Table 9's batch 64 and Fig. 2's d = 256. A new cell whose resolved training config is the same as a
+finished trained cell in another sweep folder (``reuse``: sweep folders, or folders holding them) is copied
+from it (its checkpoints left behind; its ``timing.json`` kept, so a time column still reports the original
+training) and only evaluated. ``result.json`` records where it came from.
+
 Evaluation is passed in (``evaluate``, see :mod:`lingualite.reproduce.evaluation_inputs`): the package layout
 keeps :mod:`lingualite.evaluation` a leaf; :mod:`lingualite.cli.reproduce_commands` passes it.
 """
@@ -27,7 +33,7 @@ import hashlib
 import json
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,7 +44,7 @@ import numpy as np
 from lingualite.config import RecipeConfigType
 from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
 from lingualite.errors import ConfigError, LinguaLiteError
-from lingualite.io_utils import write_json
+from lingualite.io_utils import atomic_dir, is_staging_name, write_json
 from lingualite.reproduce.evaluation_inputs import (
     EvaluationInputs,
     Evaluator,
@@ -58,7 +64,11 @@ STATES = {
     "interrupted": "stopped with checkpoints: --resume continues it",
     "evaluate": "trained with this config, or an existing model: evaluated (again)",
     "changed": "ran with another config: --force deletes it and runs it again",
+    "reuse": "trained with this config in another sweep: copied from there, then evaluated",
 }
+# What a copied cell leaves behind: its checkpoints (the exported model is what is evaluated), its result
+# (evaluated again here, with this table's settings) and lock files.
+_NOT_COPIED = ("checkpoints", RESULT, ".lingualite.lock", ".export.lock")
 Progress = Callable[[str], None]
 
 
@@ -75,6 +85,7 @@ class CellPlan:
     state: str
     changed: list[str] = field(default_factory=list)
     model: str | None = None
+    donor: Path | None = None
 
 
 def _digest(obj: Any) -> str:
@@ -121,18 +132,48 @@ def _cell_model(cell: CellSpec, data_dir: str | Path | None) -> str:
     return model
 
 
+def _sweep_folders(reuse: Sequence[str | Path], output: Path) -> list[Path]:
+    """The sweep folders (those holding ``sweep.json``) named in ``reuse`` or directly below them, except
+    ``output`` itself."""
+    found: list[Path] = []
+    for folder in map(Path, reuse):
+        candidates = [folder] if (folder / SWEEP).is_file() else sorted(folder.glob(f"*/{SWEEP}"))
+        for path in candidates:
+            sweep = path if path.name == SWEEP else path / SWEEP
+            if sweep.parent.resolve() != output.resolve() and sweep.parent not in found:
+                found.append(sweep.parent)
+    return found
+
+
+def _donors(folders: list[Path]) -> dict[str, Path]:
+    """Finished trained cells of other sweeps by the hash of their resolved training config (the first
+    found wins)."""
+    donors: dict[str, Path] = {}
+    for sweep in folders:
+        for cell in sorted((sweep / "cells").glob("*")):
+            result = read_result(cell)
+            digest = ((result or {}).get("keys") or {}).get("config")
+            trained = (cell / "modules.json").is_file() and RunFolder(cell).read_summary() is not None
+            if isinstance(digest, str) and trained and (cell / MARKER).is_file():
+                donors.setdefault(digest, cell)
+    return donors
+
+
 def plan_sweep(
     table: TableSpec,
     scale: str,
     output: str | Path,
     data_dir: str | Path | None = None,
     cells: list[str] | None = None,
+    reuse: Sequence[str | Path] | None = None,
 ) -> list[CellPlan]:
     """The state of each cell (all, or those named in ``cells``) of ``table`` at ``scale`` in ``output``.
 
     A cell that names a ``model`` trains nothing: it is cached while its result has the same key (its model
-    and evaluation), else evaluated."""
+    and evaluation), else evaluated. A new trained cell whose config a finished cell of a sweep in ``reuse``
+    trained already is copied from there (state ``reuse``)."""
     chosen = [table.cell(name) for name in cells] if cells else table.cells
+    donors = _donors(_sweep_folders(reuse or [], Path(output)))
     plans = []
     for cell in chosen:
         evaluation = evaluation_settings(table, scale, data_dir, cell)
@@ -147,7 +188,12 @@ def plan_sweep(
             state, changed = ("cached" if result and result.get("key") == keys["key"] else "evaluate"), []
         else:
             state, changed = _state(folder, resolved, keys["key"])
-        plans.append(CellPlan(cell, folder, config, keys, evaluation, state, changed, model))
+        donor = donors.get(keys["config"]) if state == "new" and config is not None else None
+        plans.append(
+            CellPlan(
+                cell, folder, config, keys, evaluation, "reuse" if donor else state, changed, model, donor
+            )
+        )
     return plans
 
 
@@ -215,6 +261,18 @@ def model_size(folder: Path) -> tuple[int, float] | None:
     return count, size / 1e6
 
 
+def _copy_donor(plan: CellPlan) -> None:
+    """The donor cell's trained model, config, logs and timing, copied into the cell's folder in one step."""
+    assert plan.donor is not None
+    with atomic_dir(plan.folder) as staging:
+        shutil.copytree(
+            plan.donor,
+            staging,
+            ignore=lambda _folder, names: [n for n in names if n in _NOT_COPIED or is_staging_name(n)],
+            dirs_exist_ok=True,
+        )
+
+
 def _train(plan: CellPlan, threads: int | None) -> None:
     """Train the cell through :func:`lingualite.train` (resuming where it has checkpoints) and add this
     call's seconds and steps to ``timing.json``."""
@@ -278,7 +336,9 @@ def _run_cell(
     if plan.state == "changed":
         _remove_cell(plan.folder)
         plan.state = "new"
-    if plan.state in ("new", "restart", "interrupted") and plan.model is None:
+    if plan.state == "reuse":
+        _copy_donor(plan)
+    elif plan.state in ("new", "restart", "interrupted") and plan.model is None:
         _train(plan, threads)
     t1 = time.perf_counter()
     evaluated = evaluate(plan.model or plan.folder, inputs)
@@ -294,6 +354,7 @@ def _run_cell(
         "seconds": {"this_call": round(t1 - t0, 1), "evaluate": round(time.perf_counter() - t1, 1)},
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "config": plan.config.to_dict() if plan.config is not None else {"model": plan.model},
+        **({"reused_from": str(plan.donor)} if plan.donor is not None else {}),
     }
     write_json(plan.folder / RESULT, result)
     return result
@@ -309,6 +370,7 @@ def run_sweep(
     cells: list[str] | None = None,
     resume: bool = False,
     force: bool = False,
+    reuse: Sequence[str | Path] | None = None,
     threads: int | None = None,
     progress: Progress = print,
     on_done: Callable[[], object] | None = None,
@@ -316,14 +378,15 @@ def run_sweep(
     """Run the cells of ``table`` at ``scale`` into ``output`` (all, or those named in ``cells``).
 
     Finished cells with the same key are skipped; interrupted ones need ``resume``; changed ones
-    ``force`` (both are checked for every cell before anything runs). ``on_done`` is called at the end,
+    ``force`` (both are checked for every cell before anything runs); new cells trained already in a sweep
+    of ``reuse`` are copied from there. ``on_done`` is called at the end,
     also after a failed cell (the CLI renders the table from the finished cells there). Returns the plans,
     with the state each cell was in before this call.
     """
     output = Path(output)
     with open_run(output, "reproduce"):
         _claim_sweep(output, table, scale)
-        plans = plan_sweep(table, scale, output, data_dir, cells)
+        plans = plan_sweep(table, scale, output, data_dir, cells, reuse)
         _check_plans(plans, resume, force)
         inputs: dict[str, EvaluationInputs] = {}  # by evaluation key; every file checked before any cell runs
         for plan in plans:
@@ -335,7 +398,8 @@ def run_sweep(
                 if plan.state == "cached":
                     progress(f"{tag}: cached (key {plan.keys['key']})")
                     continue
-                progress(f"{tag}: running ({plan.state}: {STATES[plan.state]})")
+                donor = f" {plan.donor}" if plan.donor is not None else ""
+                progress(f"{tag}: running ({plan.state}: {STATES[plan.state]}{donor})")
                 t0 = time.perf_counter()
                 state = plan.state
                 result = _run_cell(plan, table, scale, evaluate, inputs[plan.keys["evaluation"]], threads)
