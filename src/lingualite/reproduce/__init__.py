@@ -7,6 +7,7 @@ evaluates every cell with caching and resume, :func:`render_table` writes the ta
 
 from __future__ import annotations
 
+from lingualite.reproduce.cells import read_result
 from lingualite.reproduce.evaluation_inputs import (
     EvaluationInputs,
     Evaluator,
@@ -14,7 +15,7 @@ from lingualite.reproduce.evaluation_inputs import (
     flat_metrics,
 )
 from lingualite.reproduce.render import render_table, table_rows
-from lingualite.reproduce.sweep import STATES, CellPlan, plan_sweep, read_result, run_sweep
+from lingualite.reproduce.sweep import STATES, CellPlan, plan_sweep, run_sweep
 from lingualite.reproduce.table import TableSpec, cell_config, list_tables, load_table
 
 __all__ = [

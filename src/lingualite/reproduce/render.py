@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from lingualite.io_utils import atomic_file, write_json, write_text
-from lingualite.reproduce.sweep import read_result
+from lingualite.reproduce.cells import read_result
 from lingualite.reproduce.table import ColumnSpec, TableSpec
 
 __all__ = ["render_table", "table_rows"]

@@ -16,11 +16,8 @@ holds checkpoints continues from them with ``resume``; a cell whose saved config
 refused unless ``force`` (which deletes that cell's folder and runs it again). The whole output folder is
 locked while a sweep writes it (:func:`lingualite.run_folder.open_run`, kind ``reproduce``).
 
-Tables share cells: paper 000's default model is Table 3's joint model, Table 5's 2 layers, Table 7's full
-objective, Table 9's batch 64 and Fig. 2's d = 256. A new cell whose resolved training config is the same as a
-finished trained cell in another sweep folder (``reuse``: sweep folders, or folders holding them) is copied
-from it (its checkpoints left behind; its ``timing.json`` kept, so a time column still reports the original
-training) and only evaluated. ``result.json`` records where it came from.
+A new cell whose training config a finished cell of another sweep (``reuse``) trained already is copied
+from it and only evaluated (:mod:`lingualite.reproduce.cells`); ``result.json`` records where it came from.
 
 Evaluation is passed in (``evaluate``, see :mod:`lingualite.reproduce.evaluation_inputs`): the package layout
 keeps :mod:`lingualite.evaluation` a leaf; :mod:`lingualite.cli.reproduce_commands` passes it.
@@ -44,7 +41,16 @@ import numpy as np
 from lingualite.config import RecipeConfigType
 from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
 from lingualite.errors import ConfigError, LinguaLiteError
-from lingualite.io_utils import atomic_dir, is_staging_name, write_json
+from lingualite.io_utils import write_json
+from lingualite.reproduce.cells import (
+    RESULT,
+    SWEEP,
+    TIMING,
+    copy_donor,
+    find_donors,
+    read_result,
+    sweep_folders,
+)
 from lingualite.reproduce.evaluation_inputs import (
     EvaluationInputs,
     Evaluator,
@@ -56,7 +62,6 @@ from lingualite.run_folder import MARKER, RunFolder, changed_config_keys, open_r
 
 __all__ = ["STATES", "CellPlan", "model_size", "plan_sweep", "read_result", "run_sweep"]
 
-RESULT, TIMING, SWEEP = "result.json", "timing.json", "sweep.json"
 STATES = {
     "cached": "finished with this config and evaluation: not run again",
     "new": "not started",
@@ -66,9 +71,6 @@ STATES = {
     "changed": "ran with another config: --force deletes it and runs it again",
     "reuse": "trained with this config in another sweep: copied from there, then evaluated",
 }
-# What a copied cell leaves behind: its checkpoints (the exported model is what is evaluated), its result
-# (evaluated again here, with this table's settings) and lock files.
-_NOT_COPIED = ("checkpoints", RESULT, ".lingualite.lock", ".export.lock")
 Progress = Callable[[str], None]
 
 
@@ -90,15 +92,6 @@ class CellPlan:
 
 def _digest(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-
-def read_result(folder: Path) -> dict[str, Any] | None:
-    """A cell's ``result.json``; None when it has none (or an unreadable one, which is evaluated again)."""
-    try:
-        data = json.loads((folder / RESULT).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and isinstance(data.get("metrics"), dict) else None
 
 
 def _state(folder: Path, config: dict[str, Any], key: str) -> tuple[str, list[str]]:
@@ -132,33 +125,6 @@ def _cell_model(cell: CellSpec, data_dir: str | Path | None) -> str:
     return model
 
 
-def _sweep_folders(reuse: Sequence[str | Path], output: Path) -> list[Path]:
-    """The sweep folders (those holding ``sweep.json``) named in ``reuse`` or directly below them, except
-    ``output`` itself."""
-    found: list[Path] = []
-    for folder in map(Path, reuse):
-        candidates = [folder] if (folder / SWEEP).is_file() else sorted(folder.glob(f"*/{SWEEP}"))
-        for path in candidates:
-            sweep = path if path.name == SWEEP else path / SWEEP
-            if sweep.parent.resolve() != output.resolve() and sweep.parent not in found:
-                found.append(sweep.parent)
-    return found
-
-
-def _donors(folders: list[Path]) -> dict[str, Path]:
-    """Finished trained cells of other sweeps by the hash of their resolved training config (the first
-    found wins)."""
-    donors: dict[str, Path] = {}
-    for sweep in folders:
-        for cell in sorted((sweep / "cells").glob("*")):
-            result = read_result(cell)
-            digest = ((result or {}).get("keys") or {}).get("config")
-            trained = (cell / "modules.json").is_file() and RunFolder(cell).read_summary() is not None
-            if isinstance(digest, str) and trained and (cell / MARKER).is_file():
-                donors.setdefault(digest, cell)
-    return donors
-
-
 def plan_sweep(
     table: TableSpec,
     scale: str,
@@ -173,7 +139,7 @@ def plan_sweep(
     and evaluation), else evaluated. A new trained cell whose config a finished cell of a sweep in ``reuse``
     trained already is copied from there (state ``reuse``)."""
     chosen = [table.cell(name) for name in cells] if cells else table.cells
-    donors = _donors(_sweep_folders(reuse or [], Path(output)))
+    donors = find_donors(sweep_folders(reuse or [], Path(output)))
     plans = []
     for cell in chosen:
         evaluation = evaluation_settings(table, scale, data_dir, cell)
@@ -261,18 +227,6 @@ def model_size(folder: Path) -> tuple[int, float] | None:
     return count, size / 1e6
 
 
-def _copy_donor(plan: CellPlan) -> None:
-    """The donor cell's trained model, config, logs and timing, copied into the cell's folder in one step."""
-    assert plan.donor is not None
-    with atomic_dir(plan.folder) as staging:
-        shutil.copytree(
-            plan.donor,
-            staging,
-            ignore=lambda _folder, names: [n for n in names if n in _NOT_COPIED or is_staging_name(n)],
-            dirs_exist_ok=True,
-        )
-
-
 def _train(plan: CellPlan, threads: int | None) -> None:
     """Train the cell through :func:`lingualite.train` (resuming where it has checkpoints) and add this
     call's seconds and steps to ``timing.json``."""
@@ -337,7 +291,8 @@ def _run_cell(
         _remove_cell(plan.folder)
         plan.state = "new"
     if plan.state == "reuse":
-        _copy_donor(plan)
+        assert plan.donor is not None
+        copy_donor(plan.donor, plan.folder)
     elif plan.state in ("new", "restart", "interrupted") and plan.model is None:
         _train(plan, threads)
     t1 = time.perf_counter()
