@@ -184,6 +184,13 @@ def test_a_cell_another_sweep_trained_is_copied_not_trained_again(
         "new",
         "new",
     ]
+    # a table that reports training time trains every cell itself (a donor's time was taken elsewhere)
+    data["columns"].append({"key": "time", "label": "T", "metric": "train/minutes_per_10k_steps"})
+    timed = write_table(tmp_path / "tables3", data)
+    planned = plan_sweep(
+        load_table(timed), "tiny", tmp_path / "sweeps" / "timed", reuse=[tmp_path / "sweeps"]
+    )
+    assert [p.state for p in planned] == ["new", "new"]
 
 
 def test_the_output_folder_is_locked_and_holds_one_table(

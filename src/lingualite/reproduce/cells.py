@@ -3,8 +3,8 @@
 Tables share cells: paper 000's default model is Table 3's joint model, Table 5's 2 layers, Table 7's full
 objective, Table 9's batch 64 and Fig. 2's d = 256. :func:`find_donors` indexes the finished trained cells of
 other sweep folders by the hash of their resolved training config; :func:`copy_donor` copies one into a new
-cell (its checkpoints left behind; its ``timing.json`` kept, so a time column still reports the original
-training), which the sweep then only evaluates.
+cell (its checkpoints left behind, its ``timing.json`` kept), which the sweep then only evaluates. Tables that
+report training time never copy: a donor's time was measured under other conditions.
 """
 
 from __future__ import annotations

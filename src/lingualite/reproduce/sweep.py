@@ -17,7 +17,7 @@ refused unless ``force`` (which deletes that cell's folder and runs it again). T
 locked while a sweep writes it (:func:`lingualite.run_folder.open_run`, kind ``reproduce``).
 
 A new cell whose training config a finished cell of another sweep (``reuse``) trained already is copied
-from it and only evaluated (:mod:`lingualite.reproduce.cells`); ``result.json`` records where it came from.
+from it and only evaluated, unless the table has a training-time column (:mod:`lingualite.reproduce.cells`); ``result.json`` records where it came from.
 
 Evaluation is passed in (``evaluate``, see :mod:`lingualite.reproduce.evaluation_inputs`): the package layout
 keeps :mod:`lingualite.evaluation` a leaf; :mod:`lingualite.cli.reproduce_commands` passes it.
@@ -137,9 +137,12 @@ def plan_sweep(
 
     A cell that names a ``model`` trains nothing: it is cached while its result has the same key (its model
     and evaluation), else evaluated. A new trained cell whose config a finished cell of a sweep in ``reuse``
-    trained already is copied from there (state ``reuse``)."""
+    trained already is copied from there (state ``reuse``), unless the table reports training time."""
     chosen = [table.cell(name) for name in cells] if cells else table.cells
-    donors = find_donors(sweep_folders(reuse or [], Path(output)))
+    # a table that reports training time measures every cell itself: a donor's time was taken under other
+    # conditions (another load on the machine), so a copy would put two runs' timings in one column
+    timed = any((c.metric or "").startswith("train/") for c in table.columns)
+    donors = {} if timed else find_donors(sweep_folders(reuse or [], Path(output)))
     plans = []
     for cell in chosen:
         evaluation = evaluation_settings(table, scale, data_dir, cell)
