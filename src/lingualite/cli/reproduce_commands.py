@@ -214,7 +214,7 @@ def reproduce(
     data eval-sets`; pooled XSR; batch-1 time) and writes OUTPUT/cells/CELL/result.json with the hash of its
     config and evaluation settings: a finished cell is never run again. Then OUTPUT/table.md, table.json and
     table.png are written from the finished cells (missing ones shown as "–"). Tables share cells (the
-    default model is Table 3's joint model, Table 5's 2 layers, Table 9's batch 64, ...): a new cell whose
+    default model is Table 3's joint model, Table 7's full objective, Table 9's batch 64, ...): a new cell whose
     training config a finished cell of a sweep beside OUTPUT trained already is copied from it and evaluated
     (not in tables that report training time: those time every cell themselves).
 

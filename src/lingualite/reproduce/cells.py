@@ -1,7 +1,7 @@
 """The files of a sweep's cells on disk, and finished cells shared between sweeps.
 
-Tables share cells: paper 000's default model is Table 3's joint model, Table 5's 2 layers, Table 7's full
-objective, Table 9's batch 64 and Fig. 2's d = 256. :func:`find_donors` indexes the finished trained cells of
+Tables share cells: paper 000's default model is Table 3's joint model, Table 7's full objective and Table
+9's batch 64 (also Table 5's 2 layers and Fig. 2's d = 256, which time their cells and never copy). :func:`find_donors` indexes the finished trained cells of
 other sweep folders by the hash of their resolved training config; :func:`copy_donor` copies one into a new
 cell (its checkpoints left behind, its ``timing.json`` kept), which the sweep then only evaluates. Tables that
 report training time never copy: a donor's time was measured under other conditions.
