@@ -152,6 +152,19 @@ def _dry_run(
     return {"table": table.name, "scale": scale, "output": str(output), "dry_run": True, "cells": rows}
 
 
+ReuseFromOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        help="Sweep folders (or folders of them) whose finished cells a new cell with the same training "
+        "config copies instead of training again (repeatable) \\[default: the folders beside OUTPUT].",
+        show_default=False,
+    ),
+]
+NoReuseOpt = Annotated[
+    bool, typer.Option("--no-reuse", help="Train every new cell, even one another sweep trained.")
+]
+
+
 def reproduce(
     table: Annotated[
         str | None,
@@ -189,17 +202,8 @@ def reproduce(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show each cell's state and overrides; run nothing.")
     ] = False,
-    reuse_from: Annotated[
-        list[Path] | None,
-        typer.Option(
-            help="Sweep folders (or folders of them) whose finished cells a new cell with the same training "
-            "config copies instead of training again (repeatable) \\[default: the folders beside OUTPUT].",
-            show_default=False,
-        ),
-    ] = None,
-    no_reuse: Annotated[
-        bool, typer.Option("--no-reuse", help="Train every new cell, even one another sweep trained.")
-    ] = False,
+    reuse_from: ReuseFromOpt = None,
+    no_reuse: NoReuseOpt = False,
     threads: Annotated[
         int | None, typer.Option(min=1, help="PyTorch CPU threads (default: one per core).")
     ] = None,
