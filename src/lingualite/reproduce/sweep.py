@@ -141,7 +141,10 @@ def plan_sweep(
     chosen = [table.cell(name) for name in cells] if cells else table.cells
     # a table that reports training time measures every cell itself: a donor's time was taken under other
     # conditions (another load on the machine), so a copy would put two runs' timings in one column
-    timed = any((c.metric or "").startswith("train/") for c in table.columns)
+    metrics = [
+        m for c in table.columns for m in ([c.metric] if isinstance(c.metric, str) else c.metric or [])
+    ]
+    timed = any(m.startswith("train/") for m in metrics)
     donors = {} if timed else find_donors(sweep_folders(reuse or [], Path(output)))
     plans = []
     for cell in chosen:
