@@ -1,10 +1,10 @@
 """The files of a sweep's cells on disk, and finished cells shared between sweeps.
 
 Tables share cells: paper 000's default model is Table 3's joint model, Table 7's full objective and Table
-9's batch 64 (also Table 5's 2 layers and Fig. 2's d = 256, which time their cells and never copy). :func:`find_donors` indexes the finished trained cells of
-other sweep folders by the hash of their resolved training config; :func:`copy_donor` copies one into a new
-cell (its checkpoints left behind, its ``timing.json`` kept), which the sweep then only evaluates. Tables that
-report training time never copy: a donor's time was measured under other conditions.
+9's batch 64 (also Table 5's 2 layers and Fig. 2's d = 256, which time their cells and never copy).
+:func:`find_donors` indexes the finished trained cells of other sweep folders by the hash of their resolved
+training config; :func:`copy_donor` copies one into a new cell (its checkpoints left behind, its
+``timing.json`` kept), which the sweep then only evaluates.
 """
 
 from __future__ import annotations
@@ -41,11 +41,10 @@ def sweep_folders(reuse: Sequence[str | Path], output: Path) -> list[Path]:
     ``output`` itself."""
     found: list[Path] = []
     for folder in map(Path, reuse):
-        candidates = [folder] if (folder / SWEEP).is_file() else sorted(folder.glob(f"*/{SWEEP}"))
-        for path in candidates:
-            sweep = path if path.name == SWEEP else path / SWEEP
-            if sweep.parent.resolve() != output.resolve() and sweep.parent not in found:
-                found.append(sweep.parent)
+        sweeps = (
+            [folder] if (folder / SWEEP).is_file() else [p.parent for p in sorted(folder.glob(f"*/{SWEEP}"))]
+        )
+        found += [s for s in sweeps if s.resolve() != output.resolve() and s not in found]
     return found
 
 

@@ -21,8 +21,7 @@ def _ours(column: ColumnSpec, metrics: dict[str, Any] | None) -> float | None:
     """The cell's value of ``column``: its metric, or the mean of its metrics (None unless all are there)."""
     if column.metric is None or metrics is None:
         return None
-    names = column.metric if isinstance(column.metric, list) else [column.metric]
-    values = [metrics.get(name) for name in names]
+    values = [metrics.get(name) for name in column.metrics]
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         return None
     value = sum(values) / len(values)  # type: ignore[arg-type]

@@ -17,7 +17,8 @@ refused unless ``force`` (which deletes that cell's folder and runs it again). T
 locked while a sweep writes it (:func:`lingualite.run_folder.open_run`, kind ``reproduce``).
 
 A new cell whose training config a finished cell of another sweep (``reuse``) trained already is copied
-from it and only evaluated, unless the table has a training-time column (:mod:`lingualite.reproduce.cells`); ``result.json`` records where it came from.
+from it and only evaluated, unless the table has a training-time column (:mod:`lingualite.reproduce.cells`);
+``result.json`` records where it came from.
 
 Evaluation is passed in (``evaluate``, see :mod:`lingualite.reproduce.evaluation_inputs`): the package layout
 keeps :mod:`lingualite.evaluation` a leaf; :mod:`lingualite.cli.reproduce_commands` passes it.
@@ -141,11 +142,8 @@ def plan_sweep(
     chosen = [table.cell(name) for name in cells] if cells else table.cells
     # a table that reports training time measures every cell itself: a donor's time was taken under other
     # conditions (another load on the machine), so a copy would put two runs' timings in one column
-    metrics = [
-        m for c in table.columns for m in ([c.metric] if isinstance(c.metric, str) else c.metric or [])
-    ]
-    timed = any(m.startswith("train/") for m in metrics)
-    donors = {} if timed else find_donors(sweep_folders(reuse or [], Path(output)))
+    reuse = [] if table.reports_training_time else (reuse or [])
+    donors = find_donors(sweep_folders(reuse, Path(output)))
     plans = []
     for cell in chosen:
         evaluation = evaluation_settings(table, scale, data_dir, cell)
@@ -340,9 +338,9 @@ def run_sweep(
 
     Finished cells with the same key are skipped; interrupted ones need ``resume``; changed ones
     ``force`` (both are checked for every cell before anything runs); new cells trained already in a sweep
-    of ``reuse`` are copied from there. ``on_done`` is called at the end,
-    also after a failed cell (the CLI renders the table from the finished cells there). Returns the plans,
-    with the state each cell was in before this call.
+    of ``reuse`` are copied from there. ``on_done`` is called at the end, also after a failed cell (the CLI
+    renders the table from the finished cells there). Returns the plans, with the state each cell was in
+    before this call.
     """
     output = Path(output)
     with open_run(output, "reproduce"):

@@ -113,6 +113,13 @@ class ColumnSpec:
     percent: bool = False
     digits: int = 1
 
+    @property
+    def metrics(self) -> list[str]:
+        """The metric keys the column reads (none for a paper-only column)."""
+        if self.metric is None:
+            return []
+        return self.metric if isinstance(self.metric, list) else [self.metric]
+
     def validate(self) -> None:
         _require(self, "key", "label")
         if isinstance(self.metric, list) and not (self.metric and all(self.metric)):
@@ -176,6 +183,11 @@ class TableSpec:
     cells: list[CellSpec]
     notes: str = ""
     evaluation_data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def reports_training_time(self) -> bool:
+        """Whether a column reads a training measure (``train/...``, e.g. minutes per 10k steps)."""
+        return any(m.startswith("train/") for c in self.columns for m in c.metrics)
 
     def cell(self, name: str) -> CellSpec:
         for cell in self.cells:
