@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
+import torch
 from scipy import sparse
 
 from lingualite.retrieval import csls_scores, normalize_rows
@@ -154,14 +155,13 @@ Parts = list[tuple[np.ndarray | sparse.spmatrix, float]]
 """A sentence set seen through several views: (unit-row matrix, weight); similarity = sum of weight x cosine."""
 
 
-def _top(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's ``k`` largest values and their column indices, best first."""
-    top = (
-        np.argpartition(-scores, k - 1, axis=1)[:, :k] if k < scores.shape[1] else np.argsort(-scores, axis=1)
-    )
-    vals = np.take_along_axis(scores, top, 1)
-    order = np.argsort(-vals, axis=1, kind="stable")
-    return np.take_along_axis(vals, order, 1), np.take_along_axis(top, order, 1)
+def _top(scores: np.ndarray, k: int, axis: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` largest values along ``axis`` and their indices, best first (``axis=0``: each column's).
+
+    ``torch.topk`` rather than ``np.argpartition``: it uses every thread and, on a 1024 x 30,000 block with
+    k = 32, took 0.06 s against 0.9 s for rows and 0.3 s against 1.0 s for columns on this 2-core machine."""
+    values, indices = torch.topk(torch.from_numpy(scores), k, dim=axis, largest=True, sorted=True)
+    return values.numpy(), indices.numpy()
 
 
 def knn_parts(
@@ -190,11 +190,11 @@ def knn_parts(
             product = q[start : start + block] @ bt
             scores += w * (product.toarray() if sparse.issparse(product) else product).astype(np.float32)
         fwd_sims[start : start + len(scores)], fwd_idx[start : start + len(scores)] = _top(scores, k_fwd)
-        col_sims, col_idx = _top(scores.T, min(k_bwd, len(scores)))
-        merged_sims = np.concatenate([bwd_sims, col_sims.T])
-        merged_idx = np.concatenate([bwd_idx, col_idx.T + start])
-        best_sims, best = _top(merged_sims.T, min(k_bwd, len(merged_sims)))
-        bwd_sims, bwd_idx = best_sims.T, np.take_along_axis(merged_idx.T, best, 1).T
+        col_sims, col_idx = _top(scores, min(k_bwd, len(scores)), axis=0)
+        merged_sims = np.concatenate([bwd_sims, col_sims])
+        merged_idx = np.concatenate([bwd_idx, col_idx + start])
+        bwd_sims, best = _top(merged_sims, min(k_bwd, len(merged_sims)), axis=0)
+        bwd_idx = np.take_along_axis(merged_idx, best, 0)
     return (fwd_sims, fwd_idx), (np.ascontiguousarray(bwd_sims.T), np.ascontiguousarray(bwd_idx.T))
 
 
