@@ -29,13 +29,17 @@ class TfidfEncoder:
         return 0 if self._vectorizer is None else len(self._vectorizer.vocabulary_)
 
     def fit(self, texts: list[str]) -> TfidfEncoder:
+        self.fit_encode(texts)
+        return self
+
+    def fit_encode(self, texts: list[str]) -> sparse.csr_matrix:
+        """:meth:`fit` then :meth:`encode` of the same texts in one pass over them (the same rows)."""
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         self._vectorizer = TfidfVectorizer(
             analyzer="char_wb", ngram_range=self.ngram_range, sublinear_tf=True
         )
-        self._vectorizer.fit(texts)
-        return self
+        return self._vectorizer.fit_transform(texts)
 
     def encode(self, texts: list[str]) -> sparse.csr_matrix:
         if self._vectorizer is None:

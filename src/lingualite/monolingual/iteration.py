@@ -24,7 +24,7 @@ from lingualite.mining.pseudo_pairs import MinedPairs
 from lingualite.models.context_encoder import ContextEncoder
 from lingualite.models.dual_encoder import EncoderOutput
 from lingualite.monolingual.contexts import ContextExamples, TokenizedCorpus, pad_batch
-from lingualite.monolingual.mining_step import mine_iteration
+from lingualite.monolingual.mining_step import LexicalIndex, mine_iteration
 from lingualite.monolingual.truth import TranslationTruth
 from lingualite.monolingual.validation import StageEvaluator
 
@@ -40,8 +40,13 @@ class IterationData:
     pool_indices: np.ndarray
     pool_vectors: np.ndarray
 
-    def summary(self, corpus: TokenizedCorpus, truth: TranslationTruth | None = None) -> dict[str, Any]:
-        return mined_summary(self.mined, corpus, truth)
+    def summary(
+        self,
+        corpus: TokenizedCorpus,
+        truth: TranslationTruth | None = None,
+        previous: dict[str, int] | None = None,
+    ) -> dict[str, Any]:
+        return mined_summary(self.mined, corpus, truth, previous)
 
 
 def load_or_mine(
@@ -52,11 +57,13 @@ def load_or_mine(
     stage_index: int,
     path: Path,
     fingerprint: str,
+    lexical: LexicalIndex | None = None,
 ) -> IterationData:
-    """The iteration's data from ``path`` (a resume), or mined now and saved there before training starts."""
+    """The iteration's data from ``path`` (a resume), or mined now and saved there before training starts
+    (``lexical``: the run's lexical views, shared by its iterations)."""
     if path.exists():
         return IterationData(*load_mined(path, fingerprint))
-    mined, pool_indices, pool_vectors = mine_iteration(cfg, model, corpus, evaluator, stage_index)
+    mined, pool_indices, pool_vectors = mine_iteration(cfg, model, corpus, evaluator, stage_index, lexical)
     if len(mined) == 0:
         raise LinguaLiteError(
             f"{path.stem}: mining found no pairs; raise mining.sample_size or the corpus size"
@@ -154,16 +161,23 @@ def load_mined(path: Path, fingerprint: str) -> tuple[MinedPairs, np.ndarray, np
 
 
 def mined_summary(
-    mined: MinedPairs, corpus: TokenizedCorpus, truth: TranslationTruth | None = None
+    mined: MinedPairs,
+    corpus: TokenizedCorpus,
+    truth: TranslationTruth | None = None,
+    previous: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """What was mined: pairs per language pair, their mean regression target (``mined_cosine_mean``: the
     coherence score; near 1 for every pair = collapse) and mining score, and, with ``truth`` (from the source
-    files, never trained on), the share of mined pairs that are translations (``mined_true_precision``)."""
+    files, never trained on), the share of mined pairs that are translations (``mined_true_precision``).
+
+    With ``previous`` (the last iteration's pairs per language pair), also the true precision of this
+    iteration's best pairs by mining score, as many per language pair as last time
+    (``mined_true_precision_same_count``): how well the model ranks, apart from where the cut falls."""
     langs = corpus.languages
+    keys = np.array([f"{langs[la]}-{langs[lb]}" for la, lb in zip(mined.lang_a, mined.lang_b, strict=True)])
     per_pair: dict[str, int] = {}
     lowest: dict[str, float] = {}
-    for la, lb, score in zip(mined.lang_a, mined.lang_b, mined.csls, strict=True):
-        key = f"{langs[la]}-{langs[lb]}"
+    for key, score in zip(keys.tolist(), mined.csls, strict=True):
         per_pair[key] = per_pair.get(key, 0) + 1
         lowest[key] = min(lowest.get(key, np.inf), round(float(score), 4))
     out: dict[str, Any] = {
@@ -177,7 +191,24 @@ def mined_summary(
     if truth is not None and len(mined):
         found = truth.precision(mined.a, mined.b)
         out.update({f"mined_{key}": value for key, value in found.items()})
+        if previous:
+            rows = np.concatenate(
+                [
+                    best[: previous.get(key, 0)]
+                    for key in per_pair
+                    for best in [_best_rows(mined, keys == key)]
+                ]
+            )
+            if len(rows):
+                same = truth.precision(mined.a[rows], mined.b[rows])
+                out["mined_true_precision_same_count"] = same["true_precision"]
     return out
+
+
+def _best_rows(mined: MinedPairs, selected: np.ndarray) -> np.ndarray:
+    """Rows of ``selected`` pairs, highest mining score first."""
+    rows = np.flatnonzero(selected)
+    return rows[np.argsort(-mined.csls[rows], kind="stable")]
 
 
 def alignment_loss(

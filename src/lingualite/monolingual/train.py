@@ -59,6 +59,7 @@ from lingualite.monolingual.iteration import (
     load_or_mine,
     regression_examples,
 )
+from lingualite.monolingual.mining_step import LexicalIndex
 from lingualite.monolingual.paper_measures import (
     PaperMeasures,
     SetEvaluator,
@@ -215,6 +216,7 @@ def _run_stages(
     finished = {row["stage"] for row in done_stages}
     names = stage_names(cfg)
     fingerprint = corpus_fingerprint(data)
+    lexical = LexicalIndex(data.texts)  # fitted on first use, then shared by the iterations
     budget = opts.stop_after
     ran = examples = 0
     train_seconds = 0.0
@@ -230,8 +232,8 @@ def _run_stages(
         if name != CLASSIFICATION:
             t0 = time.perf_counter()
             mined = run.path / "mined" / f"{name}.npz"
-            iteration = load_or_mine(cfg, model, data, evaluator, index, mined, fingerprint)
-            row.update(iteration.summary(data, setup.truth))
+            iteration = load_or_mine(cfg, model, data, evaluator, index, mined, fingerprint, lexical)
+            row.update(iteration.summary(data, setup.truth, done_stages[-1].get("mined_per_language_pair")))
             row["mining_seconds"] = round(time.perf_counter() - t0, 1)
         stage = _stage(cfg, name, index, model, data, iteration, evaluator)
         result = run_stage(stage, run, opts.resume, opts.progress, budget)
