@@ -101,6 +101,8 @@ def test_every_iteration_logs_true_precision_anisotropy_and_no_collapse(anti_col
         assert row["random_centred_cosine"] < 0.3  # issue #16, Done-when: no collapse
         assert row["mined_cosine_mean"] < 0.9  # centred snapshot targets: the mined pairs' score is not ~1
         assert row["random_cosine"] < 0.99
+    assert "mined_true_precision_same_count" not in rows[2]  # iteration 1 has no earlier count
+    assert 0 <= rows[3]["mined_true_precision_same_count"] <= 1
     summary = json.loads((anti_collapse_run / "summary.json").read_text())
     assert summary["corpus"]["setting"] == "comparable" and summary["corpus"]["shared_documents"]
     ceiling = summary["mining_ceiling"]["en-de"]

@@ -141,6 +141,7 @@ TABLE_KEYS = (
     "pairs_zero_shot",
     "valid_xsr_p_at_1",
     "mined_true_precision",
+    "mined_true_precision_same_count",
     "mined_cosine_mean",
     "random_centred_cosine",
 )

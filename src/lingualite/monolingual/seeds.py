@@ -14,7 +14,13 @@ import numpy as np
 from lingualite.monolingual.paper_measures import KINDS, TABLE_KEYS
 
 BASE_STAGE = "classification"
-COLUMNS = ("classify_zero_shot", "pairs_zero_shot", "valid_xsr_p_at_1", "mined_true_precision")
+COLUMNS = (
+    "classify_zero_shot",
+    "pairs_zero_shot",
+    "valid_xsr_p_at_1",
+    "mined_true_precision",
+    "mined_true_precision_same_count",
+)
 
 
 def _figures(row: dict[str, Any]) -> dict[str, float]:
