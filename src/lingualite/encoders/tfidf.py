@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from scipy import sparse
+    from sklearn.feature_extraction.text import TfidfVectorizer
 
 __all__ = ["TfidfEncoder"]
 
@@ -28,17 +29,18 @@ class TfidfEncoder:
         """Vocabulary size once fitted, 0 before."""
         return 0 if self._vectorizer is None else len(self._vectorizer.vocabulary_)
 
+    def _new_vectorizer(self) -> TfidfVectorizer:
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        return TfidfVectorizer(analyzer="char_wb", ngram_range=self.ngram_range, sublinear_tf=True)
+
     def fit(self, texts: list[str]) -> TfidfEncoder:
-        self.fit_encode(texts)
+        self._vectorizer = self._new_vectorizer().fit(texts)
         return self
 
     def fit_encode(self, texts: list[str]) -> sparse.csr_matrix:
         """:meth:`fit` then :meth:`encode` of the same texts in one pass over them (the same rows)."""
-        from sklearn.feature_extraction.text import TfidfVectorizer
-
-        self._vectorizer = TfidfVectorizer(
-            analyzer="char_wb", ngram_range=self.ngram_range, sublinear_tf=True
-        )
+        self._vectorizer = self._new_vectorizer()
         return self._vectorizer.fit_transform(texts)
 
     def encode(self, texts: list[str]) -> sparse.csr_matrix:

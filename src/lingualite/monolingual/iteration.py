@@ -193,11 +193,7 @@ def mined_summary(
         out.update({f"mined_{key}": value for key, value in found.items()})
         if previous:
             rows = np.concatenate(
-                [
-                    best[: previous.get(key, 0)]
-                    for key in per_pair
-                    for best in [_best_rows(mined, keys == key)]
-                ]
+                [_best_rows(mined, keys == key)[: previous.get(key, 0)] for key in per_pair]
             )
             if len(rows):
                 same = truth.precision(mined.a[rows], mined.b[rows])

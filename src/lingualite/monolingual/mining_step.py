@@ -59,7 +59,9 @@ class LexicalIndex:
     def views(self, indices: dict[int, np.ndarray]) -> dict[int, sparse.csr_matrix]:
         """The rows of the sentences ``indices`` (corpus positions) per language."""
         if self._rows is None:
-            self._rows = lexical_views({0: self.texts})[0]
+            from lingualite.encoders.tfidf import TfidfEncoder
+
+            self._rows = TfidfEncoder().fit_encode(self.texts)
         return {li: self._rows[idx] for li, idx in indices.items()}
 
 
