@@ -76,6 +76,24 @@ def test_resume_continues_exactly(tiny_distill_config, tmp_path: Path) -> None:
         assert torch.equal(a[key], b[key]), key
 
 
+def test_the_student_can_read_the_teachers_own_vocabulary(
+    tiny_distill_config, tiny_teacher: Path, tmp_path: Path
+) -> None:
+    cfg = tiny_distill_config(vocabulary={"kind": "teacher"}, optim={"max_steps": 4})
+    distill(cfg, tmp_path / "run", progress=False, validate=False)
+    teacher_vocab = load_tokenizer(tiny_teacher).get_vocab()
+    assert load_tokenizer(tmp_path / "run").get_vocab() == teacher_vocab
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["vocabulary"] == {"path": str(tiny_teacher), "size": len(teacher_vocab)}
+    embeddings = load_file(tmp_path / "run" / "model.safetensors")
+    assert any(t.shape[0] == len(teacher_vocab) for t in embeddings.values())
+
+    # A teacher without a tokenizer of its own: one line, before the teacher encodes anything.
+    cfg = tiny_distill_config(vocabulary={"kind": "teacher"}, teacher={"name": "use-m"})
+    with pytest.raises(LinguaLiteError, match="vocabulary.kind teacher: teacher.name 'use-m'"):
+        distill(cfg, tmp_path / "other", progress=False, validate=False)
+
+
 def test_a_numpy_teacher_gets_the_projection_in_numpy(
     tiny_distill_config, tmp_path: Path, monkeypatch
 ) -> None:

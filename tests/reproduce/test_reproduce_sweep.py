@@ -272,6 +272,10 @@ def test_a_distillation_table_runs_through_the_same_runner(
         result = json.loads((out / "cells" / cell / "result.json").read_text())
         assert -1.0 <= result["metrics"]["sts/en/spearman"] <= 1.0
         sizes[cell] = result["metrics"]["model/megabytes"]
+        assert (
+            result["metrics"]["model/vocabulary"]
+            == json.loads((out / "cells" / cell / "summary.json").read_text())["vocabulary"]["size"]
+        )
     assert sizes["pca-8"] > 0 and sizes["no-pca"] > 0
     again = TrainSpy()
     *plans, _ = _sweep(table, out, again, monkeypatch)

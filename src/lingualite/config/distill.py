@@ -74,9 +74,13 @@ class DistillDataConfig(PairDataConfig):
 @dataclass
 class DistillVocabularyConfig(VocabularyConfig):
     """The student's own vocabulary, trained on the target languages only (paper 002, Sec. 5.1: WordPiece;
-    50k / 100k (best) / 150k)."""
+    50k / 100k (best) / 150k).
 
-    kind: Literal["unigram", "wordpiece"] = "wordpiece"
+    ``kind: teacher`` takes the teacher's own tokenizer instead (paper 002, Table 1's row with the teacher's
+    mBERT vocabulary); the teacher must then be a sentence-transformers folder (or ``minilm``).
+    """
+
+    kind: Literal["unigram", "wordpiece", "teacher"] = "wordpiece"
     size: int = 50_000
 
 

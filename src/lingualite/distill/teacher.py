@@ -67,6 +67,17 @@ def _teacher_folder(name: str) -> Path | None:
     return None
 
 
+def teacher_tokenizer_folder(name: str) -> Path:
+    """The folder of the teacher's own tokenizer (``vocabulary.kind: teacher``)."""
+    folder = _teacher_folder(name)
+    if folder is None or not (folder / "tokenizer.json").exists():
+        raise LinguaLiteError(
+            f"vocabulary.kind teacher: teacher.name {name!r} has no tokenizer.json of its own; "
+            "give a sentence-transformers teacher folder, or train a vocabulary (kind wordpiece or unigram)"
+        )
+    return folder
+
+
 def _st_teacher(
     name: str, model: Any, folder: Path | None, max_seq_length: int | None, batch_size: int
 ) -> Teacher:

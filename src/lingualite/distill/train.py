@@ -5,7 +5,8 @@ Gurevych 2020).
 
 1. read the parallel pairs (``en<TAB>xx``; the first column is the teacher's language);
 2. the student's own vocabulary, languages sampled with p_l ~ n_l^0.7 (paper 002, Sec. 5.1; the shared
-   vocabulary stage, :mod:`lingualite.training.vocabulary`);
+   vocabulary stage, :mod:`lingualite.training.vocabulary`), or the teacher's own (``vocabulary.kind:
+   teacher``, paper 002 Table 1's mBERT-vocabulary row);
 3. encode the distinct source sentences with the teacher, once (cached ``.npy``, see
    :mod:`lingualite.distill.teacher`);
 4. fit PCA on those vectors and turn it into a Dense layer (paper 002, Sec. 5.2) -> ``output/pca``, and for a
@@ -58,7 +59,7 @@ from lingualite.distill.ranker import (
 from lingualite.distill.stages import prepare_projection, teacher_vectors
 from lingualite.distill.static_student import StaticStudent, special_token_ids
 from lingualite.distill.student import StudentEncoder
-from lingualite.distill.teacher import load_teacher
+from lingualite.distill.teacher import load_teacher, teacher_tokenizer_folder
 from lingualite.distill.validation import DistillValidator
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_dir
@@ -119,9 +120,10 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
         )
     with _timed(summary, "vocabulary"):
         texts = vocabulary_texts(cfg, corpus)
-        tokenizer, summary["vocabulary"] = prepare_vocabulary(
-            cfg.vocabulary, run, texts, cfg.seed, opts.resume
-        )
+        vocabulary = cfg.vocabulary
+        if vocabulary.kind == "teacher":  # paper 002, Table 1: the student reads the teacher's tokens
+            vocabulary = dataclasses.replace(vocabulary, path=str(teacher_tokenizer_folder(cfg.teacher.name)))
+        tokenizer, summary["vocabulary"] = prepare_vocabulary(vocabulary, run, texts, cfg.seed, opts.resume)
     with _timed(summary, "read_monolingual"):
         mono = read_monolingual(cfg, {a for a, _ in corpus.pairs})
         if mono.sentences:

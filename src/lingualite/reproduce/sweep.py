@@ -263,7 +263,8 @@ def _train(plan: CellPlan, threads: int | None) -> None:
 
 def _metrics(plan: CellPlan, evaluated: dict[str, Any]) -> dict[str, Any]:
     """One flat mapping of what a table's columns may name: the evaluator's (``xsr/p_at_1``,
-    ``xsr/<test>/<metric>``, ...), ``train/...``, ``model/parameters``, ``run/<final validation metric>``."""
+    ``xsr/<test>/<metric>``, ...), ``train/...``, ``model/parameters``, ``model/vocabulary``, ``run/<final
+    validation metric>``."""
     metrics: dict[str, Any] = dict(evaluated)
     timing = json.loads((plan.folder / TIMING).read_text()) if (plan.folder / TIMING).is_file() else {}
     if timing.get("steps"):
@@ -276,6 +277,9 @@ def _metrics(plan: CellPlan, evaluated: dict[str, Any]) -> dict[str, Any]:
     if size is not None:
         metrics["model/parameters"], metrics["model/megabytes"] = size
     summary = RunFolder(plan.folder).read_summary() or {}
+    vocabulary = (summary.get("vocabulary") or {}).get("size")
+    if isinstance(vocabulary, int):  # trained, or the teacher's own (paper 002, Table 1)
+        metrics["model/vocabulary"] = vocabulary
     for key, value in (summary.get("final_metrics") or {}).items():
         if isinstance(value, int | float):
             metrics[f"run/{key}"] = value
