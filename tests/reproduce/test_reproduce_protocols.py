@@ -142,6 +142,44 @@ def test_efficiency_of_a_trained_cell_and_a_model_cell(
     assert "| TF-IDF | 2.0 / 2.3 | – / 120.1 |" in text  # energy not measured here: "–", never a number
 
 
+def test_retrieval_columns_and_a_missing_ir_folder(
+    tmp_path: Path, synthetic_corpus: Path, eval_tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Paper 002's Table 2 measures: a trained cell and a model cell, English and cross-lingual queries."""
+    from lingualite.encoders import load_encoder
+    from lingualite.evaluation.suite import ir_from_files
+
+    monkeypatch.setenv("LINGUALITE_DATA_DIR", str(synthetic_corpus))
+    ir = eval_tree[0] / "ir" / "libreoffice-index"
+    table = copy.deepcopy(TABLE)
+    table["evaluation"] = {"test_files": [], "ir": {"data": str(ir / "en"), "queries": [str(ir / "fr")]}}
+    table["columns"] = [{"key": "mrr_en", "label": "MRR@10 en", "metric": "ir/en/mrr_at_10", "digits": 3},
+                        {"key": "mrr_xx", "label": "MRR@10 xx", "metric": ["ir/fr/mrr_at_10"], "digits": 3}]  # fmt: skip
+    table["cells"] = [{"name": "student", "label": "1 x 16"},
+                      {"name": "tfidf", "label": "TF-IDF", "model": "tfidf", "paper": {"mrr_en": 0.5874}}]  # fmt: skip
+    spec = load_table(write_table(tmp_path / "tables", table))
+    out = tmp_path / "sweep"
+    run_sweep(spec, "tiny", out, cell_evaluator(1), threads=1, progress=lambda _: None)
+    for cell in ("student", "tfidf"):
+        metrics = json.loads((out / "cells" / cell / "result.json").read_text())["metrics"]
+        assert {"ir/en/mrr_at_10", "ir/fr/ndcg_at_10", "ir/fr/map_at_100"} <= metrics.keys()
+        assert not any(k.startswith(("xsr", "classify", "efficiency")) for k in metrics)
+    tfidf = json.loads((out / "cells" / "tfidf" / "result.json").read_text())["metrics"]
+    direct = ir_from_files(load_encoder("tfidf"), ir / "en", [ir / "fr"], max_queries=1000)
+    assert tfidf["ir/en/mrr_at_10"] == pytest.approx(direct["per_test"]["en"]["mrr_at_10"])
+    assert tfidf["ir/fr/mrr_at_10"] == pytest.approx(direct["per_test"]["fr"]["mrr_at_10"])
+    render_table(spec, "tiny", out)
+    text = (out / "table.md").read_text()
+    assert "MRR@10, NDCG@10 and MAP@100 of at most 1,000 seeded queries per folder (en, fr)" in text
+    assert f"| TF-IDF | {tfidf['ir/en/mrr_at_10']:.3f} / 0.587 |" in text
+
+    table["evaluation"]["ir"]["queries"] = [str(ir / "xx")]
+    spec = load_table(write_table(tmp_path / "tables2", table))
+    with pytest.raises(LinguaLiteError, match=r"xx/queries.tsv: missing \(IR set of the table"):
+        run_sweep(spec, "tiny", tmp_path / "sweep2", cell_evaluator(1), progress=lambda _: None)
+    assert not (tmp_path / "sweep2" / "cells" / "student").exists()  # refused before training
+
+
 def test_bad_protocol_settings_are_one_line_errors(
     tmp_path: Path, synthetic_corpus: Path, monkeypatch
 ) -> None:
@@ -200,6 +238,10 @@ def test_shipped_protocol_tables_dry_run(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     cells = json.loads(res.stdout)["cells"]
     assert cells["minilm-teacher"]["overrides"] == "model=minilm (evaluated, not trained)"
+    spec = load_table("002-table2")
+    assert [c.model for c in spec.cells] == ["", "e5-small", "use-m", "tfidf"]
+    assert cell_evaluation(spec, spec.cell("tfidf"), "cpu").efficiency.texts == ""  # TF-IDF: not timed
+    assert cell_evaluation(spec, spec.cell("use-m"), "paper").ir.max_queries is None
     assert cells["minilm-teacher"]["state"] == "evaluate"
     data = yaml.safe_load((Path(load_table("000-bilingual").path)).read_text())
     assert {c["name"] for c in data["cells"]} >= {"en-fr", "en-de", "en-es", "en-it", "joint"}

@@ -26,14 +26,15 @@ def cell_evaluator(threads: int | None = None) -> Evaluator:
     cosine) on each test pair file (``eval xsr --pairs ... --max-pairs N --seed S``); where the table names
     classification sets, zero-shot classification in each of its directions (``eval classify --set DIR
     --direction en2xx|xx2en``: logistic regression, mean of 5 seeds); STS files (``eval sts``); pooled XSR
-    (``eval xsr --queries Q --pool P --distractors ... --direction both --method margin``); efficiency
-    (``eval efficiency``, in a fresh process, energy off: only RAPL counters measure it)."""
+    (``eval xsr --queries Q --pool P --distractors ... --direction both --method margin``); query -> passage
+    retrieval (``eval ir --data DIR --queries DIR ... --max-queries N``); efficiency (``eval efficiency``,
+    in a fresh process, energy off: only RAPL counters measure it)."""
 
     def evaluate(model: str | Path, inputs: EvaluationInputs) -> dict[str, Any]:
         from lingualite.encoders.loading import load_encoder
 
         metrics: dict[str, Any] = {}
-        if inputs.xsr_files or inputs.classify or inputs.sts_files or inputs.pooled:
+        if inputs.xsr_files or inputs.classify or inputs.sts_files or inputs.pooled or inputs.ir:
             metrics.update(_quality(load_encoder(str(model), threads=threads), inputs))
         if inputs.efficiency is not None:
             metrics.update(_efficiency(str(model), inputs))
@@ -45,6 +46,7 @@ def cell_evaluator(threads: int | None = None) -> Evaluator:
 def _quality(encoder: Any, inputs: EvaluationInputs) -> dict[str, Any]:
     from lingualite.evaluation.suite import (
         classification_direction,
+        ir_from_files,
         sts_from_files,
         xsr_from_files,
     )
@@ -85,6 +87,10 @@ def _quality(encoder: Any, inputs: EvaluationInputs) -> dict[str, Any]:
             pooled.directions,
         )
         metrics.update(flat_metrics("xsr_pooled", result))
+    if inputs.ir is not None:
+        ir = inputs.ir
+        result = ir_from_files(encoder, ir.data, ir.queries, ir.max_queries, ir.max_words, inputs.seed)
+        metrics.update(flat_metrics("ir", result))
     return metrics
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "EfficiencyInputs",
     "EvaluationInputs",
     "Evaluator",
+    "IrInputs",
     "PooledInputs",
     "evaluation_inputs",
     "evaluation_settings",
@@ -55,6 +56,17 @@ class EfficiencyInputs:
 
 
 @dataclass
+class IrInputs:
+    """Query -> passage retrieval (paper 002's Table 2): ``data``'s queries and each of ``queries`` against
+    ``data``'s corpus."""
+
+    data: Path
+    queries: list[Path]
+    max_queries: int | None
+    max_words: int | None
+
+
+@dataclass
 class EvaluationInputs:
     """The files every cell is evaluated on, resolved and checked before any cell runs.
 
@@ -70,13 +82,14 @@ class EvaluationInputs:
     classify_languages: list[str] | None = None
     pooled: PooledInputs | None = None
     efficiency: EfficiencyInputs | None = None
+    ir: IrInputs | None = None
 
 
 Evaluator = Callable[[str | Path, EvaluationInputs], dict[str, Any]]
 """``evaluate(model, inputs)`` (a cell's model folder, or the model a cell names): the cell's evaluation
 metrics as one flat mapping (``xsr/<test>/<metric>``, ``classify/<set>/<lang>/<metric>``,
 ``classify/<set>/xx2en/<lang>/<metric>``, ``sts/<test>/<metric>``, ``xsr_pooled/<test>/<metric>``,
-``efficiency/<metric>``; :func:`flat_metrics` builds it)."""
+``efficiency/<metric>``, ``ir/<query folder>/<metric>``; :func:`flat_metrics` builds it)."""
 
 
 def flat_metrics(prefix: str, result: dict[str, Any]) -> dict[str, float]:
@@ -122,6 +135,12 @@ def evaluation_settings(
             "test_files": paths(spec.pooled.test_files),
             "distractors": paths(spec.pooled.distractors),
         }
+    if spec.ir.data:
+        settings["ir"] = {
+            **dataclasses.asdict(spec.ir),
+            "data": paths([spec.ir.data])[0],
+            "queries": paths(spec.ir.queries),
+        }
     if spec.efficiency.texts:
         efficiency = dataclasses.asdict(spec.efficiency)
         settings["efficiency"] = {**efficiency, "texts": paths([spec.efficiency.texts])[0]}
@@ -153,6 +172,18 @@ def _efficiency_inputs(settings: dict[str, Any]) -> EfficiencyInputs:
     )
 
 
+def _ir_inputs(settings: dict[str, Any]) -> IrInputs:
+    data, queries = Path(settings["data"]), [Path(q) for q in settings["queries"]]
+    needed = [data / name for name in ("corpus.tsv", "queries.tsv", "qrels.tsv")]
+    needed += [folder / name for folder in queries for name in ("queries.tsv", "qrels.tsv")]
+    for path in needed:
+        if not path.is_file():
+            raise LinguaLiteError(
+                f"{path}: missing (IR set of the table; `lingualite data eval-sets` writes it)"
+            )
+    return IrInputs(data, queries, settings["max_queries"], settings["max_words"])
+
+
 def evaluation_inputs(settings: dict[str, Any]) -> EvaluationInputs:
     """The files of :func:`evaluation_settings`, checked: a missing one is an error naming it (before any
     cell trains, so a sweep never trains a model it cannot evaluate)."""
@@ -176,4 +207,5 @@ def evaluation_inputs(settings: dict[str, Any]) -> EvaluationInputs:
         languages,
         _pooled_inputs(settings["pooled"]) if settings.get("pooled") else None,
         _efficiency_inputs(settings["efficiency"]) if settings.get("efficiency") else None,
+        _ir_inputs(settings["ir"]) if settings.get("ir") else None,
     )

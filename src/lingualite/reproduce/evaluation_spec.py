@@ -14,6 +14,10 @@ in that order to the table's section and validated like it (:func:`merged_evalua
         pool: 200000
         distractors: ["{data_dir}/prepared/{pair}/train.tsv"]
       efficiency: {texts: "{data_dir}/prepared/en-fr/test.tsv", single_runs: 1000}   # paper 002 Table 3
+      ir:                                              # paper 002 Table 2: query -> passage retrieval
+        data: "{data_dir}/eval/ir/libreoffice-index/en"
+        queries: ["{data_dir}/eval/ir/libreoffice-index/fr"]
+        max_queries: 1000
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from lingualite.data.eval_files import CLASSIFY_DIRECTIONS, XSR_DIRECTIONS, chec
 from lingualite.errors import ConfigError, LinguaLiteError
 from lingualite.retrieval import METHODS
 
-__all__ = ["EfficiencySpec", "EvaluationSpec", "PooledXsrSpec", "merged_evaluation", "set_dotted"]
+__all__ = ["EfficiencySpec", "EvaluationSpec", "IrSpec", "PooledXsrSpec", "merged_evaluation", "set_dotted"]
 
 
 def _directions(directions: list[str], allowed: tuple[str, ...], key: str) -> None:
@@ -94,6 +98,26 @@ class EfficiencySpec:
 
 
 @dataclass
+class IrSpec:
+    """Query -> passage retrieval (paper 002, Table 2: MRR@10, NDCG@10, MAP@100), as ``lingualite eval ir``
+    computes it. Off while ``data`` is empty.
+
+    :param data: an IR folder (``corpus.tsv``, ``queries.tsv``, ``qrels.tsv``): its queries against its corpus.
+    :param queries: more query folders (``queries.tsv`` + ``qrels.tsv``, e.g. other languages) against the
+        same corpus: cross-lingual retrieval.
+    :param max_queries: seeded subsample of each folder's judged queries (null: all).
+    :param max_words: cut every corpus document to its first N words before encoding (null: whole).
+    """
+
+    RANGES: ClassVar[dict[str, Range]] = {"max_queries": (1, None, True), "max_words": (1, None, True)}
+
+    data: str = ""
+    queries: list[str] = field(default_factory=list)
+    max_queries: int | None = 1000
+    max_words: int | None = None
+
+
+@dataclass
 class EvaluationSpec:
     """How every cell is evaluated (``{data_dir}`` in a path is the data directory).
 
@@ -108,6 +132,7 @@ class EvaluationSpec:
     :param sts: semantic textual similarity (Spearman of cosine vs gold) on these ``s1<TAB>s2<TAB>score``
         files, e.g. ``{data_dir}/eval/sts/lee/en.tsv`` (paper 002's Table 1 measure).
     :param pooled: pooled XSR (:class:`PooledXsrSpec`). :param efficiency: :class:`EfficiencySpec`.
+    :param ir: query -> passage retrieval (:class:`IrSpec`).
     :param seed: seed of the subsamples.
     """
 
@@ -121,6 +146,7 @@ class EvaluationSpec:
     sts: list[str] = field(default_factory=list)
     pooled: PooledXsrSpec = field(default_factory=PooledXsrSpec)
     efficiency: EfficiencySpec = field(default_factory=EfficiencySpec)
+    ir: IrSpec = field(default_factory=IrSpec)
     seed: int = 0
 
     def validate(self) -> None:

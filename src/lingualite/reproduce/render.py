@@ -147,6 +147,16 @@ def _efficiency_text(eff: dict[str, Any]) -> str:
     )
 
 
+def _ir_text(ir: dict[str, Any]) -> str:
+    data = Path(ir["data"])
+    queries = [data.name, *(Path(q).name for q in ir.get("queries", []))]
+    cap = f"at most {ir['max_queries']:,} seeded" if ir.get("max_queries") else "all judged"
+    return (
+        f" Retrieval (paper 002's Table 2 measures): MRR@10, NDCG@10 and MAP@100 of {cap} queries per folder "
+        f"({', '.join(queries)}) against the corpus of {data.parent.name}/{data.name}, cosine ranking."
+    )
+
+
 def _evaluation_text(table: TableSpec, output: Path) -> str:
     for cell in table.cells:
         result = read_result(output / "cells" / cell.name)
@@ -160,6 +170,8 @@ def _evaluation_text(table: TableSpec, output: Path) -> str:
                 text += f" Classification: accuracy x 100 ({ev.get('classify_protocol')}{shown}) on {sets}."
             if ev.get("pooled"):
                 text += _pooled_text(ev["pooled"])
+            if ev.get("ir"):
+                text += _ir_text(ev["ir"])
             if ev.get("efficiency"):
                 text += _efficiency_text(ev["efficiency"])
             return text.strip() or "no measure configured."
