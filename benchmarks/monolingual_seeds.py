@@ -8,7 +8,8 @@ per-seed values, plus each iteration's change from stage 1 taken seed by seed
     python benchmarks/monolingual_seeds.py --out runs/mono-seeds --aggregate-only   # the runs already there
 
 Each seed runs in OUT/seed-S (``seed`` of the config replaced); a seed whose run is complete is not run again,
-one that was interrupted is resumed. Writes OUT/seeds.json and OUT/seeds.md (atomically).
+one that was interrupted is resumed. Writes OUT/seeds.json, OUT/seeds.md and OUT/seeds.png (paper 001's Fig. 3
+shape: each measure over the stages), atomically.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from lingualite.io_utils import write_json, write_text
-    from lingualite.monolingual.seeds import aggregate_stages, seeds_markdown
+    from lingualite.monolingual.seeds import aggregate_stages, seeds_markdown, seeds_plot
 
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.aggregate_only:
@@ -85,9 +86,9 @@ def main() -> None:
     result["config"] = args.config
     result["complete"] = {seed: (args.out / f"seed-{seed}" / "modules.json").exists() for seed in runs}
     write_json(args.out / "seeds.json", result)
-    write_text(
-        args.out / "seeds.md", seeds_markdown(result, f"Monolingual recipe ({args.config}) over seeds")
-    )
+    title = f"Monolingual recipe ({args.config}) over seeds"
+    write_text(args.out / "seeds.md", seeds_markdown(result, title))
+    seeds_plot(result, title, args.out / "seeds.png")
     print((args.out / "seeds.md").read_text(encoding="utf-8"))
 
 

@@ -73,3 +73,4 @@ def test_the_benchmark_aggregates_runs_already_there(tmp_path: Path) -> None:
     assert saved["seeds"] == [0, 1] and saved["complete"] == {"0": False, "1": False}
     assert saved["stages"]["iteration-1"]["classify_zero_shot"]["values"] == [0.5, 0.6]
     assert (tmp_path / "seeds.md").read_text().startswith("# Monolingual recipe (monolingual) over seeds")
+    assert (tmp_path / "seeds.png").read_bytes().startswith(b"\x89PNG")

@@ -1,16 +1,19 @@
 """Several seeds of the monolingual recipe, one figure per stage (issue #16: paper 001's measures are reported as
 a mean over 3 seeds): :func:`aggregate_stages` reads each run's ``stages.jsonl`` rows and gives the mean, the
 sample standard deviation, the range and the per-seed values of every figure, plus the change of each figure
-from stage 1 (``classification``), taken seed by seed; :func:`seeds_markdown` renders it.
+from stage 1 (``classification``), taken seed by seed; :func:`seeds_markdown` renders it and
+:func:`seeds_plot` draws it in the shape of paper 001's Fig. 3 (each measure over the stages).
 ``benchmarks/monolingual_seeds.py`` runs the seeds and writes both.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from lingualite.io_utils import atomic_file
 from lingualite.monolingual.paper_measures import KINDS, TABLE_KEYS
 
 BASE_STAGE = "classification"
@@ -21,6 +24,12 @@ COLUMNS = (
     "mined_true_precision",
     "mined_true_precision_same_count",
 )
+PLOTTED = {
+    "classify_zero_shot": "zero-shot classification (mean of the sets)",
+    "pairs_zero_shot": "paraphrase pairs (accuracy)",
+    "valid_xsr_p_at_1": "validation XSR P@1",
+    "mined_true_precision": "true precision of the mined pairs",
+}
 
 
 def _figures(row: dict[str, Any]) -> dict[str, float]:
@@ -92,3 +101,29 @@ def seeds_markdown(result: dict[str, Any], title: str) -> str:
         for stage, figures in result["change_from_stage_1"].items():
             lines.append(f"| {stage} | " + " | ".join(_cell(figures.get(c)) for c in COLUMNS) + " |")
     return "\n".join(lines) + "\n"
+
+
+def seeds_plot(result: dict[str, Any], title: str, path: str | Path) -> None:
+    """Paper 001's Fig. 3 shape: one panel per measure of :data:`PLOTTED`, the stages on the x axis, each
+    seed's value as a point and the mean ± sample std as a line with error bars; written atomically (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    stages = [s for s in result["stages"] if s != "initial"]
+    fig, axes = plt.subplots(1, len(PLOTTED), figsize=(3.4 * len(PLOTTED), 3.0), squeeze=False)
+    for ax, (key, label) in zip(axes.flat, PLOTTED.items(), strict=True):
+        shown = [(i, result["stages"][s][key]) for i, s in enumerate(stages) if key in result["stages"][s]]
+        if shown:
+            x = [i for i, _ in shown]
+            ax.errorbar(x, [f["mean"] for _, f in shown], yerr=[f["std"] for _, f in shown], capsize=3)
+            for i, figure in shown:
+                ax.scatter([i] * len(figure["values"]), figure["values"], s=10, color="C1", zorder=3)
+        ax.set_xticks(range(len(stages)), stages, rotation=20, fontsize=7)
+        ax.set_title(label, fontsize=9)
+    fig.suptitle(f"{title}: mean ± sample std over seeds {', '.join(map(str, result['seeds']))}", fontsize=10)
+    fig.tight_layout()
+    with atomic_file(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=110)
+    plt.close(fig)
