@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ from lingualite.distill import train as train_module
 from lingualite.distill.student import StudentEncoder
 from lingualite.distill.teacher import Teacher
 from lingualite.distill.train import distill
-from lingualite.errors import LinguaLiteError
+from lingualite.errors import ConfigError, LinguaLiteError
 from lingualite.tokenization import load_tokenizer
 
 
@@ -87,6 +88,21 @@ def test_the_student_can_read_the_teachers_own_vocabulary(
     assert summary["vocabulary"] == {"path": str(tiny_teacher), "size": len(teacher_vocab)}
     embeddings = load_file(tmp_path / "run" / "model.safetensors")
     assert any(t.shape[0] == len(teacher_vocab) for t in embeddings.values())
+
+    # The teacher names the vocabulary the checkpoints read: no resume with another, even when allowed.
+    shutil.copytree(tiny_teacher, tmp_path / "teacher-copy")
+    other = tiny_distill_config(
+        vocabulary={"kind": "teacher"}, teacher={"name": str(tmp_path / "teacher-copy")}
+    )
+    with pytest.raises(
+        LinguaLiteError, match=r"\(teacher\.name\); the checkpoints were trained with the saved"
+    ):
+        distill(
+            other, tmp_path / "run", resume=True, allow_config_change=True, progress=False, validate=False
+        )
+
+    with pytest.raises(ConfigError, match="kind teacher takes the teacher's tokenizer; do not set path"):
+        tiny_distill_config(vocabulary={"kind": "teacher", "path": str(tiny_teacher)})
 
     # A teacher without a tokenizer of its own: one line, before the teacher encodes anything.
     cfg = tiny_distill_config(vocabulary={"kind": "teacher"}, teacher={"name": "use-m"})

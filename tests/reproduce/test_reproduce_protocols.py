@@ -191,6 +191,8 @@ def test_bad_protocol_settings_are_one_line_errors(
         (lambda t: t["cells"][0].update({"model": "tfidf"}), "trains nothing: no overrides"),
         (lambda t: t["cells"][0].update({"evaluation": {"pooled.qeuries": 5}}), r"unknown key\(s\) \['qeuries'\]"),
         (lambda t: t["columns"][0].update({"metric": []}), "a list must name at least one metric"),
+        (lambda t: t["evaluation"].update({"ir": {"queries": ["x"]}}), "ir.queries: needs ir.data"),
+        (lambda t: t["evaluation"].update({"ir": {"data": "d", "max_queries": 0}}), "max_queries"),
     ]  # fmt: skip
     for edit, message in cases:
         data = copy.deepcopy(TABLE)

@@ -83,6 +83,10 @@ class DistillVocabularyConfig(VocabularyConfig):
     kind: Literal["unigram", "wordpiece", "teacher"] = "wordpiece"
     size: int = 50_000
 
+    def validate(self) -> None:
+        if self.kind == "teacher" and self.path:
+            raise ConfigError("vocabulary: kind teacher takes the teacher's tokenizer; do not set path too")
+
 
 @dataclass
 class StudentConfig(EncoderConfig):

@@ -97,6 +97,8 @@ def train_distill(cfg: DistillConfig, output: str | Path, **options: object) -> 
         "pca",
         "ranker",
     )  # checked before the teacher stage: a refused resume costs nothing
+    if cfg.vocabulary.kind == "teacher":  # the teacher's tokenizer is the vocabulary the checkpoints read
+        fixed = (*fixed, "teacher")
     with open_recipe_run(cfg, output, "distill", opts, fixed) as (run, _):
         return _distill(cfg, run, opts, smoke_caps)
 

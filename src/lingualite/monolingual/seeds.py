@@ -111,7 +111,7 @@ def seeds_plot(result: dict[str, Any], title: str, path: str | Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    stages = [s for s in result["stages"] if s != "initial"]
+    stages = list(result["stages"])  # "initial" (random weights) shows the measures it has: XSR
     fig, axes = plt.subplots(1, len(PLOTTED), figsize=(3.4 * len(PLOTTED), 3.0), squeeze=False)
     for ax, (key, label) in zip(axes.flat, PLOTTED.items(), strict=True):
         shown = [(i, result["stages"][s][key]) for i, s in enumerate(stages) if key in result["stages"][s]]

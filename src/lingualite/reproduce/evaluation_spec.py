@@ -109,12 +109,16 @@ class IrSpec:
     :param max_words: cut every corpus document to its first N words before encoding (null: whole).
     """
 
-    RANGES: ClassVar[dict[str, Range]] = {"max_queries": (1, None, True), "max_words": (1, None, True)}
+    RANGES: ClassVar[dict[str, Range]] = {"max_queries": (1, None, False), "max_words": (1, None, False)}
 
     data: str = ""
     queries: list[str] = field(default_factory=list)
     max_queries: int | None = 1000
     max_words: int | None = None
+
+    def validate(self) -> None:
+        if self.queries and not self.data:
+            raise ConfigError("ir.queries: needs ir.data, the folder whose corpus the queries search")
 
 
 @dataclass
