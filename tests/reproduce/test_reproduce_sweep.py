@@ -281,3 +281,7 @@ def test_a_distillation_table_runs_through_the_same_runner(
     *plans, _ = _sweep(table, out, again, monkeypatch)
     assert again.calls == [] and [p.state for p in plans] == ["cached", "cached"]
     assert "| S (1/8) |" in (out / "table.md").read_text()
+    assert (
+        "STS: Spearman x 100 of cosine against the gold scores on lee/en.tsv."
+        in (out / "table.md").read_text()
+    )

@@ -168,6 +168,9 @@ def _evaluation_text(table: TableSpec, output: Path) -> str:
                 directions = ev.get("classify_directions")
                 shown = f"; {', '.join(directions)}" if directions else ""
                 text += f" Classification: accuracy x 100 ({ev.get('classify_protocol')}{shown}) on {sets}."
+            if ev.get("sts"):
+                files = ", ".join(f"{Path(f).parent.name}/{Path(f).name}" for f in ev["sts"])
+                text += f" STS: Spearman x 100 of cosine against the gold scores on {files}."
             if ev.get("pooled"):
                 text += _pooled_text(ev["pooled"])
             if ev.get("ir"):
