@@ -286,6 +286,16 @@ def write_text(path: str | Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
+def write_figure(path: str | Path, fig: Any) -> Path:
+    """Save a matplotlib figure as PNG (110 dpi) atomically and close it; returns ``path``."""
+    with atomic_file(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=110)
+    import matplotlib.pyplot as plt  # only reached by callers that drew with it
+
+    plt.close(fig)
+    return Path(path)
+
+
 def file_sha256(path: Path) -> str:
     """The sha256 of a file's bytes, read in 1 MiB blocks (exported weights record theirs)."""
     digest = hashlib.sha256()

@@ -4,6 +4,8 @@
 - Zero-shot classification in both directions of paper 000's Table 3 (MLDoc, Sec. 4.3): ``en2xx`` fits one
   classifier on ``train.en.tsv`` and scores every ``test.<lang>.tsv``; ``xx2en`` fits one classifier per
   language on ``train.<xx>.tsv`` and scores ``test.en.tsv`` (:func:`classification_runs`).
+- The files of an IR folder (:func:`ir_file`): ``corpus.tsv``, ``queries.tsv``, ``qrels.tsv``, each may be
+  ``.gz``.
 - Distractors of the pooled XSR protocol of paper 000's Table 4 (Sec. 4.4), per test file and direction
   (:func:`distractor_files`): a path may hold ``{data_dir}``, ``{pair}`` (the test file's pair folder,
   ``en-fr``) and ``{lang}`` (the language of the pool: ``fr`` for en→fr, ``en`` for fr→en).
@@ -16,7 +18,7 @@ from pathlib import Path
 
 from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
 from lingualite.data.pairs import existing_files, languages_of, pair_set_name
-from lingualite.errors import LinguaLiteError
+from lingualite.errors import BadInputError, LinguaLiteError
 
 __all__ = [
     "CLASSIFY_DIRECTIONS",
@@ -27,12 +29,21 @@ __all__ = [
     "distractor_column",
     "distractor_files",
     "expand_direction",
+    "ir_file",
 ]
 
 PIVOT = "en"  # the language every classification set trains on in the en2xx direction
 CLASSIFY_DIRECTIONS = ("en2xx", "xx2en")
 XSR_DIRECTIONS = ("src2tgt", "tgt2src")
 ClassificationRun = tuple[str, Path, list[Path]]  # (training language, training file, test files)
+
+
+def ir_file(folder: Path, name: str) -> Path:
+    """``folder/name`` or ``folder/name.gz`` (``name``: ``corpus.tsv``, ``queries.tsv`` or ``qrels.tsv``)."""
+    for candidate in (folder / name, folder / f"{name}.gz"):
+        if candidate.exists():
+            return candidate
+    raise BadInputError(folder / name, None, f"file not found (an IR folder needs {name}[.gz])")
 
 
 def check_directions(directions: Sequence[str], allowed: Sequence[str]) -> list[str]:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
+from lingualite.data.eval_files import ir_file
 from lingualite.data.readers import ReadStats, read_tsv_fields
 from lingualite.errors import BadInputError
 
@@ -223,13 +224,6 @@ def _relevance(value: str, lineno: int) -> int:
     return rel
 
 
-def _find(folder: Path, name: str) -> Path:
-    for candidate in (folder / name, folder / f"{name}.gz"):
-        if candidate.exists():
-            return candidate
-    raise BadInputError(folder / name, None, f"file not found (an IR folder needs {name}[.gz])")
-
-
 def read_ir(
     folder: PathLike,
     skip_bad: bool = False,
@@ -255,10 +249,10 @@ def read_ir(
             folder, None, "not a folder (an IR dataset is a folder of corpus/queries/qrels.tsv)"
         )
     if corpus is None:
-        corpus = _id_texts(_find(folder, "corpus.tsv"), "doc_id", skip_bad, stats)
+        corpus = _id_texts(ir_file(folder, "corpus.tsv"), "doc_id", skip_bad, stats)
     else:
         corpus = dict(corpus)
-    queries = _id_texts(_find(folder, "queries.tsv"), "query_id", skip_bad, stats)
+    queries = _id_texts(ir_file(folder, "queries.tsv"), "query_id", skip_bad, stats)
     qrels: dict[str, dict[str, int]] = {}
 
     def parse(lineno: int, f: list[str]) -> None:
@@ -272,6 +266,6 @@ def read_ir(
             raise _Bad("duplicate_judgement", f"query {qid!r} and doc {did!r} are judged twice")
         qrels.setdefault(qid, {})[did] = rel
 
-    for _ in _records(_find(folder, "qrels.tsv"), (2, 3), skip_bad, stats, parse):
+    for _ in _records(ir_file(folder, "qrels.tsv"), (2, 3), skip_bad, stats, parse):
         pass
     return IRData(corpus, queries, qrels)

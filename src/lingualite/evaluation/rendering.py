@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from lingualite.io_utils import atomic_path
+from lingualite.io_utils import atomic_path, write_figure
 
 __all__ = ["PRIMARY", "SPEED_REFERENCE", "headline", "summary_value", "write_markdown", "write_plots"]
 
@@ -161,8 +161,7 @@ def write_plots(report: dict[str, Any], out: Path) -> list[Path]:
         ax.set_title("Quality vs speed")
         ax.grid(True, alpha=0.3)
         fig.tight_layout()
-        written.append(_save(fig, out / "quality_vs_speed.png"))
-        plt.close(fig)
+        written.append(write_figure(out / "quality_vs_speed.png", fig))
     tasks = [t for t in dict.fromkeys(t for r in models.values() for t in r) if t != "efficiency"]
     tasks = [t for t in tasks if any(r.get(t, {}).get("per_test") for r in models.values())]
     if tasks:
@@ -179,12 +178,5 @@ def write_plots(report: dict[str, Any], out: Path) -> list[Path]:
             ax.set_ylim(0, 1)
         axes[0, 0].legend(fontsize=7, ncol=min(len(models), 5), loc="lower right")
         fig.tight_layout()
-        written.append(_save(fig, out / "per_language.png"))
-        plt.close(fig)
+        written.append(write_figure(out / "per_language.png", fig))
     return written
-
-
-def _save(fig: Any, path: Path) -> Path:
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=110)
-    return path

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from lingualite.io_utils import atomic_file
+from lingualite.io_utils import write_figure
 from lingualite.monolingual.paper_measures import KINDS, TABLE_KEYS
 
 BASE_STAGE = "classification"
@@ -124,6 +124,4 @@ def seeds_plot(result: dict[str, Any], title: str, path: str | Path) -> None:
         ax.set_title(label, fontsize=9)
     fig.suptitle(f"{title}: mean ± sample std over seeds {', '.join(map(str, result['seeds']))}", fontsize=10)
     fig.tight_layout()
-    with atomic_file(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=110)
-    plt.close(fig)
+    write_figure(path, fig)

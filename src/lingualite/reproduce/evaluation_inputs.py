@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
-from lingualite.data.eval_files import classification_runs, distractor_files
-from lingualite.errors import LinguaLiteError
+from lingualite.data.eval_files import classification_runs, distractor_files, ir_file
+from lingualite.errors import BadInputError, LinguaLiteError
 from lingualite.reproduce.table import CellSpec, TableSpec, cell_evaluation
 
 __all__ = [
@@ -174,13 +174,15 @@ def _efficiency_inputs(settings: dict[str, Any]) -> EfficiencyInputs:
 
 def _ir_inputs(settings: dict[str, Any]) -> IrInputs:
     data, queries = Path(settings["data"]), [Path(q) for q in settings["queries"]]
-    needed = [data / name for name in ("corpus.tsv", "queries.tsv", "qrels.tsv")]
-    needed += [folder / name for folder in queries for name in ("queries.tsv", "qrels.tsv")]
-    for path in needed:
-        if not path.is_file():
-            raise LinguaLiteError(
-                f"{path}: missing (IR set of the table; `lingualite data eval-sets` writes it)"
-            )
+    try:
+        ir_file(data, "corpus.tsv")
+        for folder in (data, *queries):
+            for name in ("queries.tsv", "qrels.tsv"):
+                ir_file(folder, name)
+    except BadInputError as exc:
+        raise LinguaLiteError(
+            f"{exc.path}: missing (IR set of the table; `lingualite data eval-sets` writes it)"
+        ) from exc
     return IrInputs(data, queries, settings["max_queries"], settings["max_words"])
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lingualite.io_utils import atomic_file, write_json, write_text
+from lingualite.io_utils import write_figure, write_json, write_text
 from lingualite.reproduce.cells import read_result
 from lingualite.reproduce.table import ColumnSpec, TableSpec
 
@@ -208,9 +208,7 @@ def _plot(table: TableSpec, scale: str, rows: list[dict[str, Any]], path: Path) 
     axes[0, 0].legend(fontsize=7)
     fig.suptitle(f"{table.name}: {table.title} (scale {scale})", fontsize=10)
     fig.tight_layout()
-    with atomic_file(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=110)
-    plt.close(fig)
+    write_figure(path, fig)
 
 
 def render_table(table: TableSpec, scale: str, output: str | Path) -> dict[str, Path]:
