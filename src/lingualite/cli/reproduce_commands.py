@@ -115,6 +115,7 @@ def _efficiency(model: str, inputs: EvaluationInputs) -> dict[str, Any]:
 
 
 def _list_tables(as_json: bool) -> None:
+    from lingualite.cli.reproduce_studies import study_rows
     from lingualite.reproduce import list_tables, load_table
     from lingualite.reproduce.table import TABLES_DIR
 
@@ -122,6 +123,7 @@ def _list_tables(as_json: bool) -> None:
     for name in list_tables():
         table = load_table(name)
         rows[name] = {"cells": len(table.cells), "scales": ",".join(table.scales), "title": table.title}
+    rows.update(study_rows())
     emit({"folder": str(TABLES_DIR), "tables": rows}, "Tables `lingualite reproduce` can run", as_json)
 
 
@@ -235,16 +237,24 @@ def reproduce(
       lingualite reproduce 000-table6                   # the cpu scale -> runs/reproduce/000-table6-cpu
       lingualite reproduce 000-table6 --resume          # after an interruption: finished cells are kept
       lingualite reproduce 000-table5 --scale paper     # the paper's settings (a GPU)
+      lingualite reproduce 001-table3                   # a study: one base run, one iteration per m
+
+    Paper 001's Table 3 and Fig. 3 are studies (rows seed-S, or base and m-M; see docs/reproduction.md):
+    --cells, --resume, --force and --dry-run work as for a sweep.
     """
+    from lingualite.cli.reproduce_studies import reproduce_study
     from lingualite.reproduce import load_table
+    from lingualite.reproduce.study_spec import is_study
 
     if list_:
-        _list_tables(as_json)
-        return
+        return _list_tables(as_json)
     if table is None:
         fail(ValueError("name a TABLE (see `lingualite reproduce --list`)"))
     chosen = [c.strip() for c in cells.split(",") if c.strip()] if cells else None
     try:
+        if is_study(table):
+            flags = dict(resume=resume, force=force, dry_run=dry_run, threads=threads, reuse_from=reuse_from)
+            return reproduce_study(table, scale, output, chosen, flags, data_dir, as_json)
         spec = load_table(table)
         spec.scale(scale)
         output = output or Path("runs/reproduce") / f"{spec.name}-{scale}"

@@ -183,10 +183,10 @@ def _check_plans(plans: list[CellPlan], resume: bool, force: bool) -> None:
         )
 
 
-def _claim_sweep(output: Path, table: TableSpec, scale: str) -> None:
-    """``sweep.json``: one table at one scale per output folder."""
+def claim_sweep(output: Path, name: str, table_file: Path, scale: str) -> None:
+    """``sweep.json``: one table (or study) at one scale per output folder."""
     path = output / SWEEP
-    record = {"table": table.name, "scale": scale, "table_file": str(table.path)}
+    record = {"table": name, "scale": scale, "table_file": str(table_file)}
     if path.is_file():
         try:
             saved = json.loads(path.read_text(encoding="utf-8"))
@@ -194,16 +194,16 @@ def _claim_sweep(output: Path, table: TableSpec, scale: str) -> None:
             raise LinguaLiteError(f"{path}: not a sweep record ({exc})") from exc
         if not isinstance(saved, dict):
             raise LinguaLiteError(f"{path}: not a sweep record (expected a JSON object)")
-        if (saved.get("table"), saved.get("scale")) != (table.name, scale):
+        if (saved.get("table"), saved.get("scale")) != (name, scale):
             raise LinguaLiteError(
                 f"{output}: holds table {saved.get('table')} at scale {saved.get('scale')}; "
-                f"choose another --output for {table.name} at scale {scale}"
+                f"choose another --output for {name} at scale {scale}"
             )
         return
     write_json(path, record)
 
 
-def _remove_cell(folder: Path) -> None:
+def remove_run_folder(folder: Path) -> None:
     """Delete a cell's run folder for --force; only a folder a lingualite run created (its marker)."""
     if folder.exists():
         if not (folder / MARKER).is_file():
@@ -296,7 +296,7 @@ def _run_cell(
 ) -> dict:
     t0 = time.perf_counter()
     if plan.state == "changed":
-        _remove_cell(plan.folder)
+        remove_run_folder(plan.folder)
         plan.state = "new"
     if plan.state == "reuse":
         assert plan.donor is not None
@@ -348,7 +348,7 @@ def run_sweep(
     """
     output = Path(output)
     with open_run(output, "reproduce"):
-        _claim_sweep(output, table, scale)
+        claim_sweep(output, table.name, table.path, scale)
         plans = plan_sweep(table, scale, output, data_dir, cells, reuse)
         _check_plans(plans, resume, force)
         inputs: dict[str, EvaluationInputs] = {}  # by evaluation key; every file checked before any cell runs

@@ -59,13 +59,13 @@ T = TypeVar("T")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 
 
-def _require(obj: Any, *names: str) -> None:
+def require_keys(obj: Any, *names: str) -> None:
     missing = [name for name in names if not getattr(obj, name)]
     if missing:
         raise ConfigError(f"missing key(s) {missing}")
 
 
-def _check_overrides(overrides: Any, where: str) -> None:
+def check_overrides(overrides: Any, where: str) -> None:
     if not isinstance(overrides, dict) or not all(isinstance(k, str) and k for k in overrides):
         raise ConfigError(f"{where}: must be a mapping of dotted config keys to values")
 
@@ -89,9 +89,9 @@ class ScaleSpec:
     evaluation: dict[str, Any] = field(default_factory=dict)
 
     def validate(self) -> None:
-        _require(self, "base", "note")
-        _check_overrides(self.overrides, "overrides")
-        _check_overrides(self.evaluation, "evaluation")
+        require_keys(self, "base", "note")
+        check_overrides(self.overrides, "overrides")
+        check_overrides(self.evaluation, "evaluation")
         if self.max_test_pairs is not None and self.max_test_pairs < 2:
             raise ConfigError("max_test_pairs must be >= 2 (retrieval needs two candidates)")
 
@@ -121,7 +121,7 @@ class ColumnSpec:
         return self.metric if isinstance(self.metric, list) else [self.metric]
 
     def validate(self) -> None:
-        _require(self, "key", "label")
+        require_keys(self, "key", "label")
         if isinstance(self.metric, list) and not (self.metric and all(self.metric)):
             raise ConfigError("metric: a list must name at least one metric, none empty")
 
@@ -149,19 +149,19 @@ class CellSpec:
     evaluation: dict[str, Any] = field(default_factory=dict)
 
     def validate(self) -> None:
-        _require(self, "name", "label")
+        require_keys(self, "name", "label")
         if not _NAME.match(self.name):
             raise ConfigError(f"name: {self.name!r} must be lowercase letters, digits, '_', '-', '.'")
         if self.model and (self.overrides or self.scales):
             raise ConfigError(
                 f"model: a cell that evaluates {self.model!r} trains nothing: no overrides/scales"
             )
-        _check_overrides(self.overrides, "overrides")
-        _check_overrides(self.evaluation, "evaluation")
+        check_overrides(self.overrides, "overrides")
+        check_overrides(self.evaluation, "evaluation")
         if not isinstance(self.scales, dict):
             raise ConfigError("scales: must map a scale name to overrides")
         for scale, overrides in self.scales.items():
-            _check_overrides(overrides, f"scales.{scale}")
+            check_overrides(overrides, f"scales.{scale}")
         if not isinstance(self.paper, dict) or any(
             v is not None and (isinstance(v, bool) or not isinstance(v, int | float))
             for v in self.paper.values()
@@ -209,7 +209,7 @@ def _items(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
 
 
 def _build(cls: type[T], data: Any, where: str) -> T:
-    with _named(where):
+    with named_errors(where):
         return from_dict(cls, data, where)
 
 
@@ -276,21 +276,35 @@ def load_table(name_or_path: str | Path) -> TableSpec:
             names = ", ".join(list_tables())
             raise ConfigError(f"{name_or_path}: no such table file, and not a shipped table ({names})")
         path = shipped
-    with _named(str(path)):
-        return _parse(load_yaml(path), path)
+    with named_errors(str(path)):
+        data = load_yaml(path)
+        if isinstance(data, dict) and "study" in data:
+            raise ConfigError(f"{path}: is a study, not a sweep table (lingualite.reproduce.study_spec)")
+        return _parse(data, path)
+
+
+def is_study_file(path: Path) -> bool:
+    """Whether a table file is a study (:mod:`lingualite.reproduce.study_spec`): it has a ``study`` key."""
+    try:
+        data = load_yaml(path)
+    except ConfigError:
+        return False
+    return isinstance(data, dict) and "study" in data
 
 
 def list_tables() -> list[str]:
-    """The names of the shipped tables."""
+    """The names of the shipped sweep tables (studies: :func:`lingualite.reproduce.study_spec.list_studies`)."""
 
     def natural(name: str) -> list[Any]:  # 000-table5 before 000-table10
         return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
-    return sorted((p.stem for p in TABLES_DIR.glob("*.yaml")), key=natural)
+    tables = (p.stem for p in TABLES_DIR.glob("*.yaml") if not is_study_file(p))
+    return sorted(tables, key=natural)
 
 
-def _base_path(table: TableSpec, base: str) -> Path:
-    beside = table.path.parent / base
+def base_config_path(table_file: Path, base: str) -> Path:
+    """A scale's ``base``: a YAML file beside the table file, else a shipped config name."""
+    beside = table_file.parent / base
     return beside if beside.is_file() else resolve_config_path(base)
 
 
@@ -315,16 +329,16 @@ def cell_config(
             f"{table.path}: cell {cell.name} evaluates the model {cell.model!r}; it trains nothing"
         )
     spec = table.scale(scale)
-    data = load_yaml(_base_path(table, spec.base))
+    data = load_yaml(base_config_path(table.path, spec.base))
     where = f"{table.path}: cell {cell.name} ({scale})"
     for dotted, value in {**spec.overrides, **cell.overrides, **cell.scales.get(scale, {})}.items():
         set_dotted(data, dotted, value, where)
-    with _named(where):
+    with named_errors(where):
         return config_from_dict(data, where, data_dir=data_dir)
 
 
 @contextlib.contextmanager
-def _named(where: str) -> Iterator[None]:
+def named_errors(where: str) -> Iterator[None]:
     """Errors raised by a ``validate()`` (which does not know the file) get ``where`` in front."""
     try:
         yield
