@@ -240,3 +240,15 @@ def _tiny_parallel_config(corpus: Path, valid: bool = True, **optim: Any) -> Any
         },
         "test",
     )
+
+
+@pytest.fixture()
+def one_torch_thread():
+    """Tiny models run fastest on one thread, and do not collapse when other processes share the cores
+    (two OpenMP threads waiting on a busy core made a 16-wide layer 100x slower)."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)

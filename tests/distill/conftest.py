@@ -12,13 +12,8 @@ from lingualite.config import DistillConfig, config_from_dict
 
 
 @pytest.fixture(autouse=True)
-def one_thread():
-    """Tiny models run fastest on one thread, and do not collapse when other processes share the cores
-    (two OpenMP threads waiting on a busy core made a 16-wide layer 100x slower)."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+def one_thread(one_torch_thread):
+    """Every distillation test on one thread (tests/conftest.py)."""
 
 
 @pytest.fixture(scope="session")

@@ -6,16 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import torch
 
 
 @pytest.fixture(autouse=True)
-def one_thread():
-    """Tiny models run fastest on one thread (and do not collapse when other processes share the cores)."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+def one_thread(one_torch_thread):
+    """Every monolingual test on one thread (tests/conftest.py)."""
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from monolingual_configs import tiny_monolingual_dict
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app
@@ -21,48 +22,7 @@ from lingualite.monolingual.train import train_monolingual
 def tiny_config(
     root: Path, classification_steps: int = 40, tokenizer: Path | None = None
 ) -> MonolingualConfig:
-    return from_dict(
-        MonolingualConfig,
-        {
-            "data": {
-                "train_files": [str(root / "*" / "train.tsv")],
-                "valid_files": [str(root / "*" / "valid.tsv")],
-                "languages": ["en", "fr", "de"],
-                "max_sentences_per_language": None,
-                "valid_pairs": 40,
-            },
-            "vocabulary": {
-                "size": 80,
-                "sample_size": 3000,
-                "path": str(tokenizer) if tokenizer else None,
-            },
-            "model": {
-                "hidden_size": 32,
-                "num_layers": 1,
-                "num_heads": 2,
-                "ffn_size": 64,
-                "max_seq_length": 64,
-            },
-            "context": {"max_sentence_tokens": 16},
-            "classification": {
-                "max_steps": classification_steps,
-                "batch_size": 16,
-                "lr": 3e-3,
-                "save_every": 10,
-            },
-            "mining": {
-                "sample_size": 20,
-                "pool_size": 60,
-                "pairs_per_round": 30,
-                "target_pairs": 90,
-                "iterations": 2,
-            },  # fmt: skip
-            "regression": {"max_steps": 10, "batch_size": 16, "save_every": 3},
-            # no real evaluation sets in these tests (test_paper_measures builds tiny ones)
-            "evaluation": {"classify": [], "pairs": []},
-        },
-        "test",
-    )
+    return from_dict(MonolingualConfig, tiny_monolingual_dict(root, classification_steps, tokenizer), "test")
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import torch
 import yaml
+from monolingual_configs import tiny_monolingual_dict
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app
@@ -20,34 +20,16 @@ from lingualite.reproduce.studies import plan_study, run_study
 from lingualite.reproduce.study_spec import is_study, list_studies, load_study, study_config
 from lingualite.run_folder import RunFolder
 
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def _tiny_monolingual(root: Path) -> dict[str, Any]:
-    """A 1 x 32 monolingual recipe on the tiny documents: seconds per run."""
-    return {
-        "mode": "monolingual",
-        "data": {
-            "train_files": [str(root / "*" / "train.tsv")],
-            "valid_files": [str(root / "*" / "valid.tsv")],
-            "languages": ["en", "fr", "de"],
-            "max_sentences_per_language": None,
-            "valid_pairs": 40,
-        },
-        "vocabulary": {"size": 80, "sample_size": 3000},
-        "model": {"hidden_size": 32, "num_layers": 1, "num_heads": 2, "ffn_size": 64, "max_seq_length": 64},
-        "context": {"max_sentence_tokens": 16},
-        "classification": {"max_steps": 6, "batch_size": 16, "lr": 3e-3, "save_every": 3},
-        "mining": {"sample_size": 20, "pool_size": 60, "pairs_per_round": 30, "target_pairs": 60, "iterations": 1},
-        "regression": {"max_steps": 3, "batch_size": 16, "save_every": 2},
-        "evaluation": {"classify": [], "pairs": []},
-    }  # fmt: skip
+    """The monolingual tests' 1 x 32 recipe, cut to seconds per run: 6 + 3 steps, one iteration."""
+    cfg = {"mode": "monolingual", **tiny_monolingual_dict(root, classification_steps=6)}
+    cfg["classification"]["save_every"] = 3
+    cfg["mining"].update(target_pairs=60, iterations=1)
+    cfg["regression"].update(max_steps=3, save_every=2)
+    return cfg
 
 
 def _write_study(folder: Path, kind: str, scale: dict[str, Any], **extra: Any) -> Path:
