@@ -13,24 +13,27 @@ mining uses; :func:`sample_size_markdown` and :func:`sample_size_plot` render th
 from __future__ import annotations
 
 import dataclasses
+import json
 import shutil
 from pathlib import Path
 from typing import Any
 
 from lingualite.config import MonolingualConfig
 from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import write_figure, write_json
+from lingualite.io_utils import atomic_dir, write_figure, write_json
 from lingualite.run_folder import MARKER, RunFolder
 
 __all__ = [
     "point_config",
     "precision_at_mining_time",
+    "precisions_at_mining",
     "sample_size_markdown",
     "sample_size_plot",
     "start_point",
 ]
 
 STAGE_1 = ("initial", "classification")
+PRECISION_FILE = "precision_at_mining.json"  # in a point's folder: measured once
 
 
 def point_config(cfg: MonolingualConfig, m: int, target_pairs: int, steps: int) -> MonolingualConfig:
@@ -57,20 +60,32 @@ def stage_1_rows(base: Path) -> list[dict[str, Any]]:
 
 def start_point(base: Path, folder: Path) -> None:
     """Make ``folder`` a monolingual run whose classification stage is ``base``'s final one (its last
-    checkpoint, tokenizer and stage rows), ready to be resumed into one iteration; built in a staging folder
-    and renamed, so an interrupted copy leaves nothing half made."""
+    checkpoint, tokenizer and stage rows), ready to be resumed into one iteration; written through
+    :func:`~lingualite.io_utils.atomic_dir`, so an interrupted copy leaves nothing half made."""
     source, rows = RunFolder(base), stage_1_rows(base)
     final = source.checkpoints("classification")[-1]
-    staging = folder.with_name(f".{folder.name}.staging")
-    shutil.rmtree(staging, ignore_errors=True)
-    point = RunFolder(staging)
-    point.checkpoints_dir("classification").mkdir(parents=True)
-    shutil.copytree(final, point.checkpoints_dir("classification") / final.name)
-    shutil.copytree(source.tokenizer_dir, point.tokenizer_dir)
-    write_json(staging / MARKER, {"kind": "monolingual"})
-    for row in rows:
-        point.append_stage(row)
-    staging.rename(folder)
+    with atomic_dir(folder) as staging:
+        point = RunFolder(staging)
+        point.checkpoints_dir("classification").mkdir(parents=True)
+        shutil.copytree(final, point.checkpoints_dir("classification") / final.name)
+        shutil.copytree(source.tokenizer_dir, point.tokenizer_dir)
+        write_json(staging / MARKER, {"kind": "monolingual"})
+        for row in rows:
+            point.append_stage(row)
+
+
+def precisions_at_mining(base: Path, cfg: MonolingualConfig, points: dict[int, Path]) -> dict[int, float]:
+    """:func:`precision_at_mining_time` for each point folder (m -> folder), measured once: read from the
+    point's ``precision_at_mining.json``, the missing ones measured in one pass and saved there."""
+    known: dict[int, float] = {}
+    for m, folder in points.items():
+        if (folder / PRECISION_FILE).is_file():
+            known[m] = float(json.loads((folder / PRECISION_FILE).read_text(encoding="utf-8"))["precision"])
+    missing = [m for m in points if m not in known]
+    for m, value in (precision_at_mining_time(base, cfg, missing) if missing else {}).items():
+        write_json(points[m] / PRECISION_FILE, {"m": m, "precision": value})
+        known[m] = value
+    return known
 
 
 def precision_at_mining_time(base: Path, cfg: MonolingualConfig, sizes: list[int]) -> dict[int, float]:

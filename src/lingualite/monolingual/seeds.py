@@ -88,11 +88,13 @@ def _cell(spread: dict[str, Any] | None) -> str:
     return f"{spread['mean']:.3f} ± {spread['std']:.3f}" if spread["n"] > 1 else f"{spread['mean']:.3f}"
 
 
-def seeds_markdown(result: dict[str, Any], title: str) -> str:
-    """Stage by stage, mean ± sample std over the seeds, then the change from stage 1."""
+def seeds_markdown(result: dict[str, Any], title: str | None = None) -> str:
+    """Stage by stage, mean ± sample std over the seeds, then the change from stage 1; under a ``# title``
+    heading when one is given."""
     head = "| stage | " + " | ".join(COLUMNS) + " |"
     rule = "|---|" + "---:|" * len(COLUMNS)
-    lines = [f"# {title}", "", f"Seeds: {', '.join(map(str, result['seeds']))}; mean ± sample std.", ""]
+    lines = [f"# {title}", ""] if title else []
+    lines += [f"Seeds: {', '.join(map(str, result['seeds']))}; mean ± sample std.", ""]
     lines += [head, rule]
     for stage, figures in result["stages"].items():
         lines.append(f"| {stage} | " + " | ".join(_cell(figures.get(c)) for c in COLUMNS) + " |")

@@ -23,7 +23,7 @@ from lingualite.io_utils import write_json, write_text
 from lingualite.monolingual.paper_measures import SetEvaluator
 from lingualite.monolingual.sample_size import (
     point_config,
-    precision_at_mining_time,
+    precisions_at_mining,
     sample_size_markdown,
     sample_size_plot,
     stage_1_rows,
@@ -155,7 +155,7 @@ def _render(
     if spec.kind == "monolingual-seeds":
         runs = {int(n.split("-")[1]): rows for n, rows in finished.items() if rows}
         result: dict[str, Any] = aggregate_stages(runs) if runs else {"seeds": [], "stages": {}}
-        body = seeds_markdown(result, title).split("\n", 2)[2] if runs else "No seed has finished yet.\n"
+        body = seeds_markdown(result) if runs else "No seed has finished yet.\n"  # the heading is ours
         if runs:
             seeds_plot(result, title, output / "table.png")
     else:
@@ -182,7 +182,7 @@ def _sample_size(
     except LinguaLiteError:
         return {"start": {}, "points": [], "pairs_per_round": configs["base"].mining.pairs_per_round}
     done = [m for m in sizes if finished.get(f"m-{m}")]
-    at_mining = precision_at_mining_time(base, configs["base"], done) if done else {}
+    at_mining = precisions_at_mining(base, configs["base"], {m: output / f"m-{m}" for m in done})
     points = []
     for m in done:
         last = finished[f"m-{m}"][-1]
