@@ -103,7 +103,7 @@ def data_fetch(
         str,
         typer.Option(
             help="Comma-separated sources; opt-in: libreoffice-ui (LibreOffice UI strings), games (stories, lore and "
-            "help of four strategy games; ~830 MB of packages), monolingual "
+            "help of five games; ~1 GB of packages), monolingual "
             "(untranslated sentences, monolingual/<lang>.txt, for data.monolingual_files of distill), lexicon "
             "(each language's 50,000 most frequent words, lexicon/<lang>.txt, for the same use)."
         ),

@@ -41,6 +41,10 @@ def _root(tmp_path: Path) -> Path:
         civ / "freeciv-nations.mo",
         [MoEntry(None, "The Romans built many roads", "Les Romains bâtirent des routes")],
     )
+    write_mo(
+        civ / "freedroidrpg-dialogs.mo", [MoEntry(None, "Where can I find it?", "Où puis-je le trouver ?")]
+    )
+    write_mo(civ / "freedroidrpg.mo", [MoEntry(None, "Load the saved game", "Charger la partie")])  # UI
     return root
 
 
@@ -50,17 +54,22 @@ def test_extract_keeps_prose_sentence_pairs(tmp_path: Path) -> None:
         ln.split("\t") for ln in (tmp_path / "out/games/en-fr.tsv").read_text(encoding="utf-8").splitlines()
     ]
     pairs = {(en, fr) for en, fr, _ in rows}
-    assert pairs == {
-        ("The Romans built many roads", "Les Romains bâtirent des routes"),
-        ("The king rode north.", "Le roi partit au nord."),
-        ("His army followed him.", "Son armée le suivit."),
-        ("Konrad, the forest is burning!", "Konrad, la forêt brûle !"),
-        ("Long ago the elves lived here", "Il y a longtemps les elfes vivaient ici"),
-    }  # placeholders, plural, untranslated, scripture and the UI catalog (wesnoth-lib) are left out
+    assert (
+        pairs
+        == {
+            ("The Romans built many roads", "Les Romains bâtirent des routes"),
+            ("The king rode north.", "Le roi partit au nord."),
+            ("His army followed him.", "Son armée le suivit."),
+            ("Konrad, the forest is burning!", "Konrad, la forêt brûle !"),
+            ("Long ago the elves lived here", "Il y a longtemps les elfes vivaient ici"),
+            ("Where can I find it?", "Où puis-je le trouver ?"),
+        }
+    )  # placeholders, plural, untranslated, scripture and the UI catalogs (wesnoth-lib, freedroidrpg) left out
     docs = {en: doc for en, _, doc in rows}
     assert docs["The king rode north."] == docs["His army followed him."] == "games:wesnoth-httt/0"
     assert docs["The Romans built many roads"] == "games:freeciv-nations/0"
-    assert counts == {"fr": 5}
+    assert docs["Where can I find it?"] == "games:freedroidrpg-dialogs/0"
+    assert counts == {"fr": 6}
 
 
 def test_missing_language_is_named(tmp_path: Path) -> None:

@@ -63,7 +63,7 @@ LICENCES: dict[str, str] = {
         "debian-reference-* (GPL-2+), manpages-fr/de/es/it (translations GPL-3+)"
     ),
     "lexicon": "CC-BY-SA 4.0 (wordfreq's word frequency data, from the wordfreq wheel; its code MIT)",
-    "games": "GPL-2+ (translations of The Battle for Wesnoth, Freeciv, Widelands, Warzone 2100; their Debian packages)",
+    "games": "GPL-2+ (translations of The Battle for Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG; Debian packages)",
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -73,7 +73,7 @@ DESCRIPTIONS: dict[str, str] = {
     "libreoffice-ui": "LibreOffice UI strings (gettext msgid -> msgstr); menus, dialogs, tooltips (opt-in)",
     "monolingual": "Untranslated sentences: quotations and jokes, a sysadmin manual, man pages (opt-in)",
     "lexicon": "The most frequent words of each language, one per line (wordfreq; opt-in)",
-    "games": "Game stories, lore, legends and help (Wesnoth, Freeciv, Widelands, Warzone 2100); narrative (opt-in)",
+    "games": "Game stories, dialogue, lore and help (Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG) (opt-in)",
 }
 
 

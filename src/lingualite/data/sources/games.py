@@ -1,4 +1,4 @@
-"""Narrative and encyclopaedic text of four free strategy games (opt-in source ``games``): English msgid ->
+"""Narrative, dialogue and encyclopaedic text of five free games (opt-in source ``games``): English msgid ->
 translated msgstr, from their gettext ``.mo`` catalogs.
 
 * The Battle for Wesnoth (GPL-2+): campaign dialogue and story text (one Debian package per campaign,
@@ -9,15 +9,17 @@ translated msgstr, from their gettext ``.mo`` catalogs.
 * Widelands (GPL-2+): campaign and scenario stories, map descriptions and the tribes' encyclopaedia
   (``widelands-data``).
 * Warzone 2100 (GPL-2+): campaign briefings and research descriptions (``warzone2100-data``).
+* FreedroidRPG (GPL-2+): the characters' dialogue and the item and droid descriptions
+  (``freedroidrpg-data``; about 9k pairs per language, conversational, unlike the other games' stories).
 
 Why: the default sources are software help, package descriptions and scripture; this is story-telling,
 dialogue, history and geography in the same five languages, the broadest register the packages hold. The
-downloads are large (about 830 MB of .deb files, once, in the cache; Widelands alone is 380 MB).
+downloads are large (about 1 GB of .deb files, once, in the cache; Widelands alone is 380 MB).
 
 Per entry: plural and untranslated entries are skipped, and so are entries with markup or placeholders the
-games fill in at run time (``{...}``, ``$var``, ``%s``, ``[...]``, ``|``, ``=``); the user-interface catalogs
-(``wesnoth-lib``, ``wesnoth-editor``, ``freeciv-ruledit``) are left out. Formatting tags and accelerators are
-removed as for the LibreOffice UI strings (:func:`lingualite.data.sources.libreoffice_ui.clean_ui_text`). A
+games fill in at run time (``{...}``, ``$var``, ``%s``, ``[...]``, ``|``, ``=``); the user-interface
+catalogs (``wesnoth-lib``, ``wesnoth-editor``, ``freeciv-ruledit``, ``freedroidrpg``) are left out.
+Formatting tags and accelerators are removed as for the LibreOffice UI strings (:func:`lingualite.data.sources.libreoffice_ui.clean_ui_text`). A
 multi-sentence entry whose sides split into equally many sentences becomes one pair per sentence. An entry
 that quotes scripture (:func:`lingualite.data.sources.monolingual.scriptural`) is dropped: the Bible is a
 held-out evaluation source.
@@ -61,10 +63,10 @@ __all__ = [
 
 NAME = "games"
 BLOCK = 40
-OTHER_PACKAGES = ("freeciv-data", "widelands-data", "warzone2100-data")
+OTHER_PACKAGES = ("freeciv-data", "widelands-data", "warzone2100-data", "freedroidrpg-data")
 # Wesnoth packages of a branch that hold no translated text
 _WESNOTH_NON_TEXT = {"core", "music", "server", "tools"}
-SKIPPED_CATALOGS = frozenset({"wesnoth-lib", "wesnoth-editor", "freeciv-ruledit"})
+SKIPPED_CATALOGS = frozenset({"wesnoth-lib", "wesnoth-editor", "freeciv-ruledit", "freedroidrpg"})
 _WESNOTH = re.compile(r"wesnoth-(\d+)\.(\d+)-([a-z]+)")
 # run-time substitutions and markup the games interpret: such a string is not plain prose
 _NOT_PROSE = re.compile(r"[={}\[\]|\t$%@#\\]|<(?!/?(?:i|b|span)\b)")
