@@ -78,6 +78,10 @@ def test_english_centred_and_per_pair_cap() -> None:
     assert set(zip(mined.lang_a.tolist(), mined.lang_b.tolist(), strict=True)) == {(0, 1), (0, 2)}
     assert len(mined) == 8 and mined.stats["pairs/0-1"] == 4
     assert len(set(mined.a[:4].tolist())) == 4  # one-to-one
+    capped = mine_exhaustive(pools, k=3, mutual=False, cap=4, english=0, caps={(0, 1): 2, (0, 2): 9})
+    assert capped.stats["pairs/0-1"] == 2 and capped.stats["pairs/0-2"] == 4  # the lower of the two caps
+    first = capped.lang_b == 1
+    np.testing.assert_array_equal(capped.a[first], mined.a[mined.lang_b == 1][:2])  # the best two, kept
 
 
 def test_candidates_rescored_exactly_match_the_exhaustive_search() -> None:

@@ -133,3 +133,17 @@ def test_resume_at_a_boundary_of_the_new_stages_is_exact(document_files: Path, t
     train_monolingual(cfg, part, resume=True, progress=False)
     _assert_same(_encoder_weights(part), _encoder_weights(full))
     assert _rows(part)[-1]["mined_true_precision"] == _rows(full)[-1]["mined_true_precision"]
+
+
+def test_kept_growth_caps_each_language_pair_by_the_last_iteration(
+    document_files: Path, tmp_path: Path
+) -> None:
+    """``mining.kept_growth``: iteration 2 keeps at most that multiple of iteration 1's pairs per language pair."""
+    cfg = new_settings(document_files, classification__max_steps=10, regression__max_steps=2)
+    cfg.mining.kept_growth = 0.5
+    train_monolingual(cfg, tmp_path / "run", progress=False)
+    first, second = (row["mined_per_language_pair"] for row in _rows(tmp_path / "run")[2:])
+    assert first and set(second) <= set(first)
+    for key, count in second.items():
+        assert count <= max(1, int(0.5 * first[key]))
+    assert any(count > 1 for count in first.values())  # the cap had something to cut

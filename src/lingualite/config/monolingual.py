@@ -125,6 +125,10 @@ class MiningConfig:
         with only the character n-grams found in at most this share of the sentences, then scores them
         exactly (null: exact products over every n-gram; quadratic in the frequent n-grams, ~1 h per
         iteration for 30k sentences per language on 2 cores).
+    :param kept_growth: ``exhaustive`` only: from the second iteration on, each language pair keeps at most
+        this multiple of the pairs it kept in the previous iteration, best margin first (null: as many as the
+        cut keeps). 1.0 keeps the count fixed after iteration 1's unsupervised cut, as paper 001 keeps a fixed
+        number of pairs in every iteration: a better model then trains on better pairs, not on more of them.
     """
 
     RANGES: ClassVar[dict[str, Range]] = {
@@ -138,6 +142,7 @@ class MiningConfig:
         "lexical_weight": (0, 1, False),
         "lexical_search_max_df": (0, 1, True),
         "lexical_candidates": (1, None, False),
+        "kept_growth": (0, None, True),
     }
 
     sample_size: int = 2000
@@ -158,6 +163,7 @@ class MiningConfig:
     lexical_iterations: int = 1
     lexical_search_max_df: float | None = 0.02
     lexical_candidates: int = 32
+    kept_growth: float | None = None
 
 
 @dataclass
@@ -202,8 +208,8 @@ class RegressionConfig(StageOptimConfig):
 
 @dataclass
 class StageEvaluationConfig:
-    """Paper 001's own measures after stage 1 and after every iteration (issue #16, item 5), as ``lingualite
-    eval`` runs them: zero-shot document classification (its Table 2; ``eval classify``, logistic regression)
+    """Paper 001's own measures of the untrained encoder, after stage 1 and after every iteration (issue #16),
+    as ``lingualite eval`` runs them: zero-shot document classification (its Table 2; ``eval classify``, logistic regression)
     on each folder of ``classify`` and pair classification (its Table 1, XNLI protocol; ``eval pairs``) on each
     folder of ``pairs``. A folder holds ``train.<train_language>.tsv`` and ``test.<lang>.tsv`` files (``lingualite
     data eval-sets`` writes them); a missing one is skipped with a one-line note. Evaluation only: nothing here

@@ -243,6 +243,7 @@ def mine_exhaustive(
     english: int | None = None,
     search: dict[int, Parts] | None = None,
     candidates: int = 32,
+    caps: dict[tuple[int, int], int] | None = None,
 ) -> MinedPairs:
     """Exhaustive margin mining between whole pools (issue #16; paper 001 samples m x m blocks instead).
 
@@ -253,7 +254,8 @@ def mine_exhaustive(
     pair's candidates, unsupervised); the best ``cap`` per language pair. ``MinedPairs.csls`` holds the margin and
     ``MinedPairs.cosine`` the (weighted) similarity. With ``search`` (cheaper views per language), the
     neighbours are found among each sentence's ``candidates`` best under ``search`` and scored exactly
-    (:func:`knn_candidates`).
+    (:func:`knn_candidates`). ``caps`` lowers the cap of single language pairs (``(la, lb)`` -> at most this
+    many, best first).
     """
     from lingualite.mining.margin import MinedBitext, Neighbours, mixture_threshold, select_pairs
 
@@ -275,7 +277,8 @@ def mine_exhaustive(
                 kept = found.score >= cut
                 found = MinedBitext(found.src[kept], found.tgt[kept], found.score[kept], found.cosine[kept])
                 thresholds[f"threshold/{la}-{lb}"] = round(cut, 4)
-        take = slice(0, cap)
+        limits = [c for c in (cap, (caps or {}).get((la, lb))) if c is not None]
+        take = slice(0, min(limits) if limits else None)
         rows, cols = found.src[take], found.tgt[take]
         for column, values in zip(
             columns,

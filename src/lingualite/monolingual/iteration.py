@@ -58,12 +58,16 @@ def load_or_mine(
     path: Path,
     fingerprint: str,
     lexical: LexicalIndex | None = None,
+    previous: dict[str, int] | None = None,
 ) -> IterationData:
     """The iteration's data from ``path`` (a resume), or mined now and saved there before training starts
-    (``lexical``: the run's lexical views, shared by its iterations)."""
+    (``lexical``: the run's lexical views, shared by its iterations; ``previous``: the last iteration's kept
+    pairs per language pair, for ``mining.kept_growth``)."""
     if path.exists():
         return IterationData(*load_mined(path, fingerprint))
-    mined, pool_indices, pool_vectors = mine_iteration(cfg, model, corpus, evaluator, stage_index, lexical)
+    mined, pool_indices, pool_vectors = mine_iteration(
+        cfg, model, corpus, evaluator, stage_index, lexical, previous
+    )
     if len(mined) == 0:
         raise LinguaLiteError(
             f"{path.stem}: mining found no pairs; raise mining.sample_size or the corpus size"

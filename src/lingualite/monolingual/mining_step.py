@@ -75,6 +75,20 @@ def rare_ngram_views(views: dict[int, sparse.csr_matrix], max_df: float) -> dict
     return {li: _rows(v @ keep) for li, v in views.items()}
 
 
+def growth_caps(
+    languages: list[str], previous: dict[str, int] | None, growth: float | None
+) -> dict[tuple[int, int], int] | None:
+    """Per language pair (indices), at most ``growth`` x the pairs kept last iteration (``mining.kept_growth``);
+    None without a growth factor or on the first iteration."""
+    if growth is None or not previous:
+        return None
+    caps: dict[tuple[int, int], int] = {}
+    for key, count in previous.items():
+        la, lb = key.split("-")
+        caps[(languages.index(la), languages.index(lb))] = max(1, int(growth * count))
+    return caps
+
+
 def mine_iteration(
     cfg: MonolingualConfig,
     model: ContextEncoder,
@@ -82,10 +96,13 @@ def mine_iteration(
     evaluator: StageEvaluator,
     stage_index: int,
     lexical: LexicalIndex | None = None,
+    previous: dict[str, int] | None = None,
 ) -> tuple[MinedPairs, np.ndarray, np.ndarray]:
     """Mine this iteration's pairs (see the module docstring). Returns the pairs (``cosine`` = their
     regression target), the encoded sentence indices and their target-space unit vectors (random swaps).
-    ``lexical``: the run's :class:`LexicalIndex` of ``corpus`` (one is fitted for this call without it)."""
+    ``lexical``: the run's :class:`LexicalIndex` of ``corpus`` (one is fitted for this call without it).
+    ``previous``: the pairs the last iteration kept per language pair (``"en-fr"`` -> count), which
+    ``mining.kept_growth`` caps this iteration's by."""
     m = cfg.mining
     rng = np.random.default_rng([cfg.seed, stage_index, 1])
     indices: dict[int, np.ndarray] = {}
@@ -120,7 +137,7 @@ def mine_iteration(
         pools_ex = {li: (indices[li], views[li]) for li in indices}
         mined = mine_exhaustive(
             pools_ex, m.margin_k, m.mutual, m.threshold, m.max_pairs_per_language_pair, english,
-            search, m.lexical_candidates,
+            search, m.lexical_candidates, growth_caps(corpus.languages, previous, m.kept_growth),
         )  # fmt: skip
     target = centred if cfg.regression.target == "centred" else raw
     all_indices = np.concatenate([indices[li] for li in sorted(indices)])

@@ -129,7 +129,9 @@ def _train(
     done_stages = run.read_stages() if opts.resume else []
     if not done_stages:
         run.clear_logs()
-        done_stages = [{"stage": "initial", **setup.evaluator(setup.model)}]
+        # the paper's measures of the untrained encoder too: the floor each stage is compared with
+        initial = {**setup.evaluator(setup.model), **setup.measures(setup.model, setup.tokenizer)}
+        done_stages = [{"stage": "initial", **initial}]
         run.append_stage(done_stages[0])
     ran, examples, train_seconds = _run_stages(cfg, run, opts, setup, done_stages)
     names = stage_names(cfg)
@@ -232,8 +234,11 @@ def _run_stages(
         if name != CLASSIFICATION:
             t0 = time.perf_counter()
             mined = run.path / "mined" / f"{name}.npz"
-            iteration = load_or_mine(cfg, model, data, evaluator, index, mined, fingerprint, lexical)
-            row.update(iteration.summary(data, setup.truth, done_stages[-1].get("mined_per_language_pair")))
+            previous = done_stages[-1].get("mined_per_language_pair")
+            iteration = load_or_mine(
+                cfg, model, data, evaluator, index, mined, fingerprint, lexical, previous
+            )
+            row.update(iteration.summary(data, setup.truth, previous))
             row["mining_seconds"] = round(time.perf_counter() - t0, 1)
         stage = _stage(cfg, name, index, model, data, iteration, evaluator)
         result = run_stage(stage, run, opts.resume, opts.progress, budget)
