@@ -73,11 +73,10 @@ def measured(
     return folder / "run"
 
 
-def test_every_stage_after_the_first_has_the_papers_measures(measured: Path) -> None:
+def test_every_stage_has_the_papers_measures(measured: Path) -> None:
     rows = _rows(measured)
     assert [r["stage"] for r in rows] == ["initial", "classification", "iteration-1"]
-    assert "classify_zero_shot" not in rows[0]  # random initialisation: validation only
-    for row in rows[1:]:
+    for row in rows:  # random initialisation included: the floor the stages are compared with
         # zero-shot: the training language (en) is reported but left out of the means
         assert set(row) >= {
             "classify/bible-genres/en",

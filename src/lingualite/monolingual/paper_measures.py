@@ -1,5 +1,5 @@
-"""Paper 001's own measures after stage 1 and after every iteration (issue #16, item 5): zero-shot document
-classification (Wang et al., Table 2: RCV2; here ``eval classify`` on LibreOffice modules and DDTP sections)
+"""Paper 001's own measures of the untrained encoder, after stage 1 and after every iteration (issue #16,
+item 5): zero-shot document classification (Wang et al., Table 2: RCV2; here ``eval classify`` on LibreOffice modules and DDTP sections)
 and pair classification (Table 1: XNLI; here ``eval pairs`` on Bible paraphrase), trained on English and
 tested on every language.
 
