@@ -1,7 +1,7 @@
 """Paper 001's own measures of the untrained encoder, after stage 1 and after every iteration (issue #16,
-item 5): zero-shot document classification (Wang et al., Table 2: RCV2; here ``eval classify`` on LibreOffice modules and DDTP sections)
-and pair classification (Table 1: XNLI; here ``eval pairs`` on Bible paraphrase), trained on English and
-tested on every language.
+item 5): zero-shot document classification (Wang et al., Table 2: RCV2; here ``eval classify`` on
+LibreOffice modules and DDTP sections) and pair classification (Table 1: XNLI; here ``eval pairs`` on Bible
+paraphrase), trained on English and tested on every language.
 
 The protocols live in :mod:`lingualite.evaluation`, a leaf that only the CLI may import, so the recipe is given
 them as a :data:`SetEvaluator` (:func:`lingualite.cli.train_commands.paper_set_evaluator`), the way ``lingualite

@@ -19,10 +19,11 @@ downloads are large (about 1 GB of .deb files, once, in the cache; Widelands alo
 Per entry: plural and untranslated entries are skipped, and so are entries with markup or placeholders the
 games fill in at run time (``{...}``, ``$var``, ``%s``, ``[...]``, ``|``, ``=``); the user-interface
 catalogs (``wesnoth-lib``, ``wesnoth-editor``, ``freeciv-ruledit``, ``freedroidrpg``) are left out.
-Formatting tags and accelerators are removed as for the LibreOffice UI strings (:func:`lingualite.data.sources.libreoffice_ui.clean_ui_text`). A
-multi-sentence entry whose sides split into equally many sentences becomes one pair per sentence. An entry
-that quotes scripture (:func:`lingualite.data.sources.monolingual.scriptural`) is dropped: the Bible is a
-held-out evaluation source.
+Formatting tags and accelerators are removed as for the LibreOffice UI strings
+(:func:`lingualite.data.sources.libreoffice_ui.clean_ui_text`). A multi-sentence entry whose sides split
+into equally many sentences becomes one pair per sentence. An entry that quotes scripture
+(:func:`lingualite.data.sources.monolingual.scriptural`) is dropped: the Bible is a held-out evaluation
+source.
 
 Document unit (``doc_id``): ``games:<catalog>/<block>``, a block being 40 consecutive entries of the catalog.
 Catalogs are sorted by msgid, so a block holds strings that start alike (one story's numbered lines, one
