@@ -213,7 +213,8 @@ class StageEvaluationConfig:
     logistic regression) on each folder of ``classify`` and pair classification (its Table 1, XNLI
     protocol; ``eval pairs``) on each folder of ``pairs``. A folder holds ``train.<train_language>.tsv`` and
     ``test.<lang>.tsv`` files (``lingualite data eval-sets`` writes them); a missing one is skipped with a
-    one-line note. Evaluation only: nothing here changes the training. Run when the recipe is given the protocols (``lingualite train`` gives them).
+    one-line note. Evaluation only: nothing here changes the training. Run when the recipe is given the
+    protocols (``lingualite train`` gives them).
 
     :param seeds: classifier runs averaged (seeds 0 .. N-1).
     :param max_docs: seeded subsample of at most N documents per classification file.
