@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from lingualite.data.readers import ParallelPair
 from lingualite.errors import ConfigError
+from lingualite.languages import SUPPORTED
 
 __all__ = [
     "DROP_REASONS",
@@ -48,7 +49,7 @@ LATIN_SCRIPT_LANGS = frozenset(
     + ("vi", "vo", "wa", "xh", "zu")
 )
 # Extra candidates for language ID besides the pair's own languages: frequent contaminants of web corpora.
-COMMON_LANGS = ("en", "fr", "de", "es", "it", "pt", "nl", "ru", "zh", "ja", "ar", "pl", "tr", "ko")
+COMMON_LANGS = (*SUPPORTED, "ar")
 _LANG_ID_MAX_CHARS = 400  # language ID looks at the first 400 characters only (bounds its cost)
 _LATIN_RANGES = ((0x0041, 0x024F), (0x1E00, 0x1EFF), (0x2C60, 0x2C7F), (0xA720, 0xA7FF), (0xFF21, 0xFF5A))
 

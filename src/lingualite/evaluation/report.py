@@ -31,6 +31,7 @@ from lingualite.encoders.loading import load_encoder
 from lingualite.evaluation.efficiency import cpu_model
 from lingualite.evaluation.rendering import headline, write_markdown, write_plots
 from lingualite.io_utils import atomic_path, write_json
+from lingualite.languages import ENGLISH, PAPER_000_LANGS
 from lingualite.run_folder import open_run
 
 logger = logging.getLogger(__name__)
@@ -48,7 +49,7 @@ class ReportSettings:
 
     eval_dir: Path = Path("data/eval")
     prepared_dir: Path = Path("data/prepared")
-    langs: tuple[str, ...] = ("fr", "de", "es", "it")
+    langs: tuple[str, ...] = PAPER_000_LANGS
     tasks: tuple[str, ...] = TASKS
     # Caps keep the slowest baseline (e5-small, ~20 sentences/s on 2 cores) near half an hour for all tasks.
     xsr_max_pairs: int | None = 1000  # seeded subsample of each test split
@@ -203,7 +204,7 @@ def _task_runs(settings: ReportSettings) -> dict[str, Callable[[Any], dict[str, 
         runs["xsr"] = lambda enc: suite.xsr_from_files(enc, xsr_files, max_pairs=s.xsr_max_pairs, seed=s.seed)
     for name in CLASSIFY_SETS:
         folder = ev / "classify" / name
-        tests = [p for lang in ("en", *s.langs) if (p := folder / f"test.{lang}.tsv").is_file()]
+        tests = [p for lang in (ENGLISH, *s.langs) if (p := folder / f"test.{lang}.tsv").is_file()]
         if "classify" in s.tasks and (folder / "train.en.tsv").is_file() and tests:
             for clf in s.classifiers:
                 runs[f"classify/{name}/{clf}"] = lambda enc, f=folder, t=tests, c=clf: (
@@ -212,7 +213,7 @@ def _task_runs(settings: ReportSettings) -> dict[str, Callable[[Any], dict[str, 
                     )
                 )
     folder = ev / "pairs" / "bible-paraphrase"
-    tests = [p for lang in ("en", *s.langs) if (p := folder / f"test.{lang}.tsv").is_file()]
+    tests = [p for lang in (ENGLISH, *s.langs) if (p := folder / f"test.{lang}.tsv").is_file()]
     if "pairs" in s.tasks and (folder / "train.en.tsv").is_file() and tests:
         runs["pairs/bible-paraphrase"] = lambda enc: suite.pairs_from_files(
             enc,

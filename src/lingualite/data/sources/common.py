@@ -13,6 +13,7 @@ from pathlib import Path
 
 from lingualite.errors import ConfigError, LinguaLiteError
 from lingualite.io_utils import atomic_path
+from lingualite.languages import PAPER_000_LANGS
 
 __all__ = [
     "ALL_LANGS",
@@ -30,7 +31,8 @@ __all__ = [
     "write_pairs",
 ]
 
-ALL_LANGS: tuple[str, ...] = ("fr", "de", "es", "it")
+# The languages a fetch asks for when none are named (each source skips those it lacks).
+ALL_LANGS: tuple[str, ...] = PAPER_000_LANGS
 MIN_WORDS = 3  # pairs where either side has fewer words are dropped
 
 # A sentence ends at . ! or ? (plus closing quotes/brackets), then whitespace, then an optional opening
