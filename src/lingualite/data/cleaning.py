@@ -17,7 +17,9 @@ from typing import Any, Literal
 
 from lingualite.data.readers import ParallelPair
 from lingualite.errors import ConfigError
-from lingualite.languages import SUPPORTED
+from lingualite.languages import LANGUAGES, SUPPORTED
+from lingualite.text.scripts import script_units
+from lingualite.text.segmentation import length_units
 
 __all__ = [
     "DROP_REASONS",
@@ -56,13 +58,19 @@ _LATIN_RANGES = ((0x0041, 0x024F), (0x1E00, 0x1EFF), (0x2C60, 0x2C7F), (0xA720, 
 
 @dataclass
 class CleaningConfig:
-    """Cleaning settings. Token counts are whitespace tokens; the length ratio is over characters.
+    """Cleaning settings. Lengths are in words (:func:`~lingualite.text.segmentation.length_units`: Chinese and
+    Japanese characters scaled to words); the length ratio is over characters, each side's divided by its
+    language's typical length relative to English (``length_vs_english`` in :mod:`lingualite.languages`).
 
     ``dedup``: "exact" (the pair as is), "normalized" (see :func:`normalize_for_dedup`) or "none".
     ``lang_id``: drop a pair when a side of at least ``lang_id_min_words`` words is identified as another
     language with probability >= ``lang_id_min_confidence`` (shorter texts are not checked: unreliable).
     ``max_foreign_ratio``: for Latin-script languages, the largest allowed fraction of a side's tokens that
-    hold a letter of another script (CJK, Cyrillic...); None disables the check.
+    hold a letter of another script (CJK, Cyrillic...); for the other supported languages, the largest share
+    of a side's script units (:func:`~lingualite.text.scripts.script_units`) in a script that is neither its
+    own nor Latin (Latin is allowed there: product names). None disables the check.
+    ``min_own_script``: for supported non-Latin languages, the smallest share of a side's script units in its
+    own scripts (a "Russian" side in English is untranslated); None disables it.
     """
 
     min_tokens: int = 3
@@ -73,6 +81,7 @@ class CleaningConfig:
     lang_id_min_confidence: float = 0.9
     lang_id_min_words: int = 4
     max_foreign_ratio: float | None = 0.2
+    min_own_script: float | None = 0.2
     drop_identical: bool = True
 
     def __post_init__(self) -> None:
@@ -84,8 +93,10 @@ class CleaningConfig:
             raise ConfigError("cleaning.max_length_ratio: must be >= 1")
         if not 0 <= self.lang_id_min_confidence <= 1:
             raise ConfigError("cleaning.lang_id_min_confidence: must be in [0, 1]")
-        if self.max_foreign_ratio is not None and not 0 <= self.max_foreign_ratio <= 1:
-            raise ConfigError("cleaning.max_foreign_ratio: must be in [0, 1] or None")
+        for name in ("max_foreign_ratio", "min_own_script"):
+            value = getattr(self, name)
+            if value is not None and not 0 <= value <= 1:
+                raise ConfigError(f"cleaning.{name}: must be in [0, 1] or None")
 
 
 @dataclass
@@ -153,6 +164,29 @@ def foreign_token_ratio(tokens: list[str]) -> float:
     return foreign / len(tokens)
 
 
+def _script_problem(text: str, lang: str, max_foreign: float | None, min_own: float | None) -> bool:
+    """True when a side in supported non-Latin language ``lang`` is written mostly in the wrong script."""
+    units = script_units(text)
+    total = sum(units.values())
+    if not total:
+        return False
+    own = sum(units[s] for s in LANGUAGES[lang].scripts)
+    foreign = total - own - (units["Latin"] if "Latin" not in LANGUAGES[lang].scripts else 0)
+    return (max_foreign is not None and foreign / total > max_foreign) or (
+        min_own is not None and own / total < min_own
+    )
+
+
+def _other_cjk_language(text: str, lang: str) -> bool:
+    """Chinese and Japanese share Han characters, and a language identifier confuses their short texts; Kana
+    decide: a "Chinese" side with Kana is Japanese, a long "Japanese" side without any is Chinese."""
+    if lang not in ("zh", "ja"):
+        return False
+    units = script_units(text)
+    kana = units["Hiragana"] + units["Katakana"]
+    return kana >= 1 if lang == "zh" else (kana == 0 and units["Han"] >= 8)
+
+
 def _primary(lang: str) -> str:
     return lang.replace("_", "-").split("-")[0].lower()
 
@@ -178,6 +212,10 @@ class PairCleaner:
         self.config = config or CleaningConfig()
         self.src_lang, self.tgt_lang = _primary(src_lang), _primary(tgt_lang)
         self._seen: set[bytes] = set()
+        self._scale = tuple(
+            LANGUAGES[lang].length_vs_english if lang in LANGUAGES else 1.0
+            for lang in (self.src_lang, self.tgt_lang)
+        )
         self._ident: Any = None
         if self.config.lang_id:
             self._ident = _identifier(tuple(sorted({self.src_lang, self.tgt_lang, *COMMON_LANGS})))
@@ -185,11 +223,21 @@ class PairCleaner:
                 lang for lang in (self.src_lang, self.tgt_lang) if lang in self._ident.nb_classes
             }
 
-    def _wrong_language(self, text: str, n_words: int, lang: str) -> bool:
+    def _wrong_language(self, text: str, n_words: float, lang: str) -> bool:
+        if _other_cjk_language(text, lang):
+            return True
         if n_words < self.config.lang_id_min_words or lang not in self._checkable:
             return False
         detected, confidence = self._ident.classify(text[:_LANG_ID_MAX_CHARS])
         return detected != lang and confidence >= self.config.lang_id_min_confidence
+
+    def _foreign_script(self, lang: str, text: str, tokens: list[str]) -> bool:
+        cfg = self.config
+        if lang in LATIN_SCRIPT_LANGS:
+            return cfg.max_foreign_ratio is not None and foreign_token_ratio(tokens) > cfg.max_foreign_ratio
+        if lang in LANGUAGES:
+            return _script_problem(text, lang, cfg.max_foreign_ratio, cfg.min_own_script)
+        return False
 
     def _dedup_key(self, src: str, tgt: str) -> bytes | None:
         if self.config.dedup == "none":
@@ -204,24 +252,24 @@ class PairCleaner:
         s_tok, t_tok = src.split(), tgt.split()
         if not s_tok or not t_tok:
             return "empty"
-        if min(len(s_tok), len(t_tok)) < cfg.min_tokens:
+        s_len, t_len = length_units(src, self.src_lang), length_units(tgt, self.tgt_lang)
+        if min(s_len, t_len) < cfg.min_tokens:
             return "too_short"
-        if max(len(s_tok), len(t_tok)) > cfg.max_tokens:
+        if max(s_len, t_len) > cfg.max_tokens:
             return "too_long"
-        if max(len(src), len(tgt)) > cfg.max_length_ratio * min(len(src), len(tgt)):
+        s_chars, t_chars = len(src) / self._scale[0], len(tgt) / self._scale[1]
+        if max(s_chars, t_chars) > cfg.max_length_ratio * min(s_chars, t_chars):
             return "length_ratio"
         if cfg.drop_identical and " ".join(s_tok).casefold() == " ".join(t_tok).casefold():
             return "identical"
-        if cfg.max_foreign_ratio is not None:
-            for lang, tokens in ((self.src_lang, s_tok), (self.tgt_lang, t_tok)):
-                if lang in LATIN_SCRIPT_LANGS and foreign_token_ratio(tokens) > cfg.max_foreign_ratio:
-                    return "foreign_script"
+        for lang, text, tokens in ((self.src_lang, src, s_tok), (self.tgt_lang, tgt, t_tok)):
+            if self._foreign_script(lang, text, tokens):
+                return "foreign_script"
         key = self._dedup_key(src, tgt)
         if key is not None and key in self._seen:
             return "duplicate"
         if self._ident is not None and (
-            self._wrong_language(src, len(s_tok), self.src_lang)
-            or self._wrong_language(tgt, len(t_tok), self.tgt_lang)
+            self._wrong_language(src, s_len, self.src_lang) or self._wrong_language(tgt, t_len, self.tgt_lang)
         ):
             return "wrong_language"
         if key is not None:

@@ -4,7 +4,6 @@ splitting, pair alignment and atomic TSV output."""
 from __future__ import annotations
 
 import importlib.util
-import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 from lingualite.errors import ConfigError, LinguaLiteError
 from lingualite.io_utils import atomic_path
 from lingualite.languages import PAPER_000_LANGS
+from lingualite.text.segmentation import length_units, split_sentences
 
 __all__ = [
     "ALL_LANGS",
@@ -34,17 +34,6 @@ __all__ = [
 # The languages a fetch asks for when none are named (each source skips those it lacks).
 ALL_LANGS: tuple[str, ...] = PAPER_000_LANGS
 MIN_WORDS = 3  # pairs where either side has fewer words are dropped
-
-# A sentence ends at . ! or ? (plus closing quotes/brackets), then whitespace, then an optional opening
-# quote/inverted mark and a capital letter.
-_BOUNDARY = re.compile(r"[.!?][\"'”’»)\]]*\s+(?=[¿¡\"'“‘«(]?[A-ZÀ-ÖØ-Þ])")
-# Words ending in "." that usually do not end a sentence (lower-cased, without the final dot).
-_ABBREVIATION_LIST = (
-    "e.g i.e vs mr mrs ms dr st no nr nº ca cf z.b d.h u.a bzw usw vgl ggf inkl evtl p.ex ex sr sra srta "
-    "núm pág fig abb bsp approx resp"
-)
-_ABBREVIATIONS = frozenset(_ABBREVIATION_LIST.split())
-
 
 class SourceUnavailableError(LinguaLiteError):
     """A source cannot be fetched here (package manager missing, download failed)."""
@@ -113,24 +102,6 @@ def clean_text(text: str) -> str:
     return " ".join(text.split())
 
 
-def split_sentences(text: str) -> list[str]:
-    """Split on ``[.!?]`` followed by whitespace and a capital letter, skipping common abbreviations."""
-    out: list[str] = []
-    start = 0
-    for m in _BOUNDARY.finditer(text):
-        head = text[start : m.start()]
-        last = head.rsplit(None, 1)[-1] if head.strip() else ""
-        word = last.lstrip("(\"'“«¿¡").lower()
-        if text[m.start()] == "." and (len(word) <= 1 or word in _ABBREVIATIONS):
-            continue
-        out.append(text[start : m.end()].strip())
-        start = m.end()
-    tail = text[start:].strip()
-    if tail:
-        out.append(tail)
-    return out
-
-
 def align_units(english: str, translation: str) -> list[tuple[str, str]]:
     """Sentence pairs when both sides split into equally many sentences, else the single paragraph pair."""
     en_sents = split_sentences(english)
@@ -145,10 +116,13 @@ def output_path(out_dir: Path, source: str, lang: str) -> Path:
     return Path(out_dir) / source / f"en-{lang}.tsv"
 
 
-def write_pairs(path: Path, pairs: Iterable[tuple[str, str, str]], min_words: int = MIN_WORDS) -> int:
+def write_pairs(
+    path: Path, pairs: Iterable[tuple[str, str, str]], min_words: int = MIN_WORDS, lang: str | None = None
+) -> int:
     """Clean, filter and dedup ``(english, translation, doc_id)`` pairs; write them as a TSV atomically.
 
-    Dropped: pairs with a side of fewer than ``min_words`` words, "translations" equal to the English
+    Dropped: pairs with a side of fewer than ``min_words`` words (the translation's in language ``lang``'s
+    units: :func:`~lingualite.text.segmentation.length_units`), "translations" equal to the English
     (untranslated text, compared case-insensitively) and repeats of an earlier (english, translation).
     Returns the number of lines written.
     """
@@ -156,7 +130,7 @@ def write_pairs(path: Path, pairs: Iterable[tuple[str, str, str]], min_words: in
     n = 0
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
         for en, xx, doc in _clean_pairs(pairs):
-            if len(en.split()) < min_words or len(xx.split()) < min_words:
+            if len(en.split()) < min_words or length_units(xx, lang) < min_words:
                 continue
             if en.casefold() == xx.casefold() or (en, xx) in seen:
                 continue

@@ -148,7 +148,7 @@ def language_sentences(root: Path, lang: str) -> Iterator[str]:
     """Distinct prose sentences of one language: fortunes, then the Debian Reference, then man pages."""
     seen: set[str] = set()
     for reader in (_fortune_paragraphs, _reference_paragraphs, _man_paragraphs):
-        for sentence in prose_sentences(reader(root, lang)):
+        for sentence in prose_sentences(reader(root, lang), lang):
             if sentence in seen or scriptural(sentence) or (lang != "en" and english(sentence)):
                 continue
             seen.add(sentence)

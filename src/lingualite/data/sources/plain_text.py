@@ -17,35 +17,35 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from lingualite.data.sources.common import MIN_WORDS, clean_text, split_sentences
+from lingualite.data.sources.common import MIN_WORDS, clean_text
+from lingualite.text.segmentation import length_units, split_sentences, starts_sentence
 
 __all__ = ["fortune_entries", "html_paragraphs", "man_paragraphs", "prose_sentences"]
 
 MAX_WORDS = 60
-_OPENERS = "\"'“‘«¿¡( \u00a0"  # French quotes are followed by a (no-break) space
+_OPENERS = "\"'“‘«¿¡(「『（ \u00a0"  # French quotes are followed by a (no-break) space
 _START = re.compile(rf"^[{_OPENERS}]*[^\W\d_]")
-_END = re.compile(r"[.!?][\"'”’»)]*$")
+_END = re.compile(r"[.!?。！？][\"'”’»)」』）]*$")
 _URL = re.compile(r"https?:|www\.|\S+@\S+\.\w")
 
 
-def _readable(sentence: str) -> bool:
-    words = sentence.split()
-    if not MIN_WORDS <= len(words) <= MAX_WORDS or _URL.search(sentence) or "\\" in sentence:
+def _readable(sentence: str, lang: str | None = None) -> bool:
+    if not MIN_WORDS <= length_units(sentence, lang) <= MAX_WORDS or _URL.search(sentence) or "\\" in sentence:
         return False
     if not _START.match(sentence) or not _END.search(sentence):
         return False
     first = sentence.lstrip(_OPENERS)
-    if not first[:1].isupper():
+    if not starts_sentence(first[:1] or " "):
         return False
     chars = sentence.replace(" ", "")
     return sum(c.isalpha() for c in chars) >= 0.6 * len(chars)
 
 
-def prose_sentences(paragraphs: Iterable[str]) -> Iterator[str]:
-    """The readable sentences of ``paragraphs`` (see the module docstring)."""
+def prose_sentences(paragraphs: Iterable[str], lang: str | None = None) -> Iterator[str]:
+    """The readable sentences of ``paragraphs`` in language ``lang`` (see the module docstring)."""
     for paragraph in paragraphs:
         for sentence in split_sentences(clean_text(paragraph)):
-            if _readable(sentence):
+            if _readable(sentence, lang):
                 yield sentence
 
 

@@ -1,0 +1,102 @@
+"""Sentence boundaries and lengths for every supported script.
+
+Sentences end at ``. ! ?`` followed by a space and a letter that may start a sentence (an upper-case letter,
+or a letter of a script without case: Han, Kana, Hangul), skipping common abbreviations; and at the full-width
+``。！？`` of Chinese and Japanese, which need no space after them. Length is counted in *units* that are fair
+across scripts: words where words are spaced, and for Chinese and Japanese the Han/Kana characters scaled to
+English words (a Chinese word is about two characters).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lingualite.languages import LANGUAGES
+from lingualite.text.scripts import CHARACTER_SCRIPTS, script_of
+
+__all__ = ["ENGLISH_CHARS_PER_WORD", "length_units", "split_sentences", "starts_sentence"]
+
+# Characters per word of English text, the space included (the LibreOffice help's English side: 6.0).
+ENGLISH_CHARS_PER_WORD = 6.0
+
+# A candidate end: a stop, closing quotes/brackets, whitespace, then an optional opening quote/mark; the letter
+# after it decides. Full-width stops end a sentence wherever they stand (closing quotes stay with it).
+_LATIN_END = re.compile(r"[.!?][\"'”’»)\]]*\s+(?=[¿¡\"'“‘«(]?(\w))")
+_CJK_END = re.compile(r"[。！？]+([」』”’）)]*)\s*")
+_ABBREVIATION_LIST = (
+    "e.g i.e vs mr mrs ms dr st no nr nº ca cf z.b d.h u.a bzw usw vgl ggf inkl evtl p.ex ex sr sra srta "
+    "núm pág fig abb bsp approx resp т.е т.д т.п гг см стр рис св др пр ул dhr mevr blz bijv zgn np tj itd "
+    "itp prof ltda vb"
+)
+_ABBREVIATIONS = frozenset(_ABBREVIATION_LIST.split())
+
+
+def starts_sentence(ch: str) -> bool:
+    """An upper-case letter, or a letter of a script without case (Han, Kana, Hangul)."""
+    return ch.isupper() or (ch.isalpha() and not ch.islower())
+
+
+def _latin_ends(text: str) -> list[int]:
+    ends = []
+    start = 0
+    for m in _LATIN_END.finditer(text):
+        if not starts_sentence(m.group(1)):
+            continue
+        head = text[start : m.start()]
+        last = head.rsplit(None, 1)[-1] if head.strip() else ""
+        word = last.lstrip("(\"'“«¿¡").lower()
+        if text[m.start()] == "." and (len(word) <= 1 or word in _ABBREVIATIONS):
+            continue
+        ends.append(m.end())
+        start = m.end()
+    return ends
+
+
+def _cjk_ends(text: str) -> list[int]:
+    """Ends at full-width stops, except a quoted sentence that the text goes on after (「…。」と言った)."""
+    ends = []
+    for m in _CJK_END.finditer(text):
+        quoted_and_continued = (
+            m.group(1) and m.end() < len(text) and m.end() == m.end(1) and text[m.end()].isalpha()
+        )
+        if not quoted_and_continued:
+            ends.append(m.end())
+    return ends
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split ``text`` into sentences (see the module docstring); the pieces, stripped, joined, give the text."""
+    ends = sorted({*_latin_ends(text), *_cjk_ends(text)})
+    out: list[str] = []
+    start = 0
+    for end in ends:
+        piece = text[start:end].strip()
+        if piece:
+            out.append(piece)
+        start = end
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return out
+
+
+def length_units(text: str, lang: str | None = None) -> float:
+    """The length of ``text`` in words: whitespace tokens, except that Han and Kana letters (unspaced) count
+    as ``1 / chars_per_word`` of a word each, ``chars_per_word`` being the language's characters per English
+    word (its ``length_vs_english`` times :data:`ENGLISH_CHARS_PER_WORD`; for an unknown language, 2).
+
+    Text without Han or Kana is measured exactly as ``len(text.split())``, whatever ``lang`` says.
+    """
+    tokens = text.split()
+    cjk = sum(1 for ch in text if script_of(ch) in CHARACTER_SCRIPTS)
+    if not cjk:
+        return float(len(tokens))
+    row = LANGUAGES.get(lang or "")
+    per_word = (
+        row.length_vs_english * ENGLISH_CHARS_PER_WORD if row and row.segmentation == "characters" else 2.0
+    )
+    # Tokens made only of Han/Kana (and punctuation) are counted through their characters instead.
+    other = sum(
+        1 for tok in tokens if not all(script_of(c) in CHARACTER_SCRIPTS or not c.isalnum() for c in tok)
+    )
+    return other + cjk / per_word
