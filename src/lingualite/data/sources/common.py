@@ -35,6 +35,7 @@ __all__ = [
 ALL_LANGS: tuple[str, ...] = PAPER_000_LANGS
 MIN_WORDS = 3  # pairs where either side has fewer words are dropped
 
+
 class SourceUnavailableError(LinguaLiteError):
     """A source cannot be fetched here (package manager missing, download failed)."""
 

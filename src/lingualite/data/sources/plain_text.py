@@ -30,7 +30,11 @@ _URL = re.compile(r"https?:|www\.|\S+@\S+\.\w")
 
 
 def _readable(sentence: str, lang: str | None = None) -> bool:
-    if not MIN_WORDS <= length_units(sentence, lang) <= MAX_WORDS or _URL.search(sentence) or "\\" in sentence:
+    if (
+        not MIN_WORDS <= length_units(sentence, lang) <= MAX_WORDS
+        or _URL.search(sentence)
+        or "\\" in sentence
+    ):
         return False
     if not _START.match(sentence) or not _END.search(sentence):
         return False
