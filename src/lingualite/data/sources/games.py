@@ -41,6 +41,7 @@ from lingualite.data.sources.common import (
     ALL_LANGS,
     SourceUnavailableError,
     align_units,
+    locale_name,
     output_path,
     require_tool,
     run_tool,
@@ -57,6 +58,7 @@ __all__ = [
     "SKIPPED_CATALOGS",
     "extract",
     "fetch",
+    "lacking",
     "packages",
     "usable_text",
     "wesnoth_packages",
@@ -107,8 +109,15 @@ def usable_text(text: str) -> bool:
 
 
 def _catalogs(root: Path, lang: str) -> list[Path]:
-    found = [p for p in root.glob(f"usr/share/**/{lang}/LC_MESSAGES/*.mo") if p.is_file()]
+    found = [p for p in root.glob(f"usr/share/**/{locale_name(lang)}/LC_MESSAGES/*.mo") if p.is_file()]
     return sorted((p for p in found if p.stem not in SKIPPED_CATALOGS), key=lambda p: (p.stem, str(p)))
+
+
+def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """After the fetch (``raw`` given), the languages none of the games translates."""
+    if raw is None:
+        return {}
+    return {lang: "no game has a catalog in it" for lang in langs if not _catalogs(Path(raw), lang)}
 
 
 def _pairs(catalogs: list[Path]) -> Iterator[tuple[str, str, str]]:
@@ -134,5 +143,6 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
             f"{root}: no game catalogs (usr/share/**/<lang>/LC_MESSAGES/*.mo) for {', '.join(missing)}"
         )
     return {
-        lang: write_pairs(output_path(out_dir, NAME, lang), _pairs(found)) for lang, found in catalogs.items()
+        lang: write_pairs(output_path(out_dir, NAME, lang), _pairs(found), lang=lang)
+        for lang, found in catalogs.items()
     }
