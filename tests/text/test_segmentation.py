@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lingualite.text.segmentation import length_units, split_sentences
+from lingualite.languages import get_language
+from lingualite.text.segmentation import ENGLISH_CHARS_PER_WORD, length_units, split_sentences
 
 
 def test_latin_cyrillic_and_hangul_sentences() -> None:
@@ -46,4 +47,5 @@ def test_lengths_are_words_or_scaled_characters() -> None:
     zh = length_units("我喜欢在周末读书。", "zh")  # 8 Han characters, ~4 words
     ja = length_units("私は週末に本を読むのが好きです。", "ja")
     assert 3 <= zh <= 6 and 3 <= ja <= 7
-    assert length_units("使用 LibreOffice Writer 打印", "zh") == 2 + 4 / (0.32 * 6)
+    per_word = get_language("zh").length_vs_english * ENGLISH_CHARS_PER_WORD  # ~1.9 characters a word
+    assert length_units("使用 LibreOffice Writer 打印", "zh") == 2 + 4 / per_word
