@@ -78,10 +78,11 @@ def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
     have = set(done.read_text(encoding="utf-8").split()) if done.is_file() else set()
     if set(wanted) <= have:
         return lists
-    apt_update(cache_dir, languages=wanted, packages=False)
+    languages = sorted(have | set(wanted))  # keep languages fetched before (apt drops unlisted ones)
+    apt_update(cache_dir, languages=languages, packages=False)
     if not translation_files(lists, "en"):
         raise LinguaLiteError(f"apt-get update fetched no Translation-en file into {lists}")
-    done.write_text(" ".join(sorted(have | set(wanted))) + "\n", encoding="utf-8")
+    done.write_text(" ".join(languages) + "\n", encoding="utf-8")
     return lists
 
 

@@ -7,7 +7,8 @@ the same variants as the help, :mod:`lingualite.data.sources.libreoffice`). No E
 the msgids are the English strings. Every supported language has a language pack.
 
 Per entry: the header, plural entries and untranslated (empty) ones are skipped; keyboard accelerators are
-removed (``~Open``, ``_Open``, ``Collec_t`` -> ``Open``, ``Collect``; ``__`` is a literal underscore),
+removed (``~Open``, ``_Open``, ``Collec_t`` -> ``Open``, ``Collect``; ``__`` is a literal underscore; the
+bracketed accelerators of Chinese, Japanese and Korean strings, ``关闭(~C)`` -> ``关闭``, are removed whole),
 formatting tags (``<b>``, ``<BR>``, ``<font size=1>``) are dropped while visible ``<None>``-style labels
 stay, ``%PRODUCTNAME`` becomes ``LibreOffice`` and the other placeholders (``%1``, ``$(ARG1)``,
 ``$name$``...) are kept as written. A side needs :data:`~lingualite.data.sources.common.MIN_WORDS` words
@@ -67,6 +68,8 @@ PRODUCT_NAME = "LibreOffice"
 
 _TAG = re.compile(r"</?(?:br|b|i|u|s|font|span|a|big|small|sub|sup)\b[^<>]*/?>", re.I)
 _TILDE = re.compile(r"~(?=\S)")
+# Chinese, Japanese and Korean catalogs add the accelerator as a bracketed Latin letter: 关闭(~C), 削除(_D)
+_BRACKETED_ACCELERATOR = re.compile(r"\s?\([~_][A-Za-z0-9]\)")
 _MNEMONIC = re.compile(r"(?<!_)_(?=[^\W_])")  # a single underscore before a letter or digit (GTK)
 _PLACEHOLDER = re.compile(
     r"%[A-Z][A-Z0-9_]*%?|%\d+|%[sdnu]\b|\$\([A-Za-z0-9_]+\)|\$[A-Za-z_]+\$|\$\d+\$?|\$[A-Z][A-Z_]*|#\d+|#N\b"
@@ -101,7 +104,7 @@ def clean_ui_text(text: str, dialog: bool = True) -> str:
     ``dialog``: a ``.ui`` string, whose accelerator is GTK's ``_`` (code strings use only ``~``).
     """
     text = html.unescape(_TAG.sub(" ", text)) if "<" in text or "&" in text else text
-    text = _TILDE.sub("", text)
+    text = _TILDE.sub("", _BRACKETED_ACCELERATOR.sub("", text))
     if dialog and "_" in text:
         text = _MNEMONIC.sub("", text, count=1).replace("__", "_")
     text = text.replace("%PRODUCTNAME", PRODUCT_NAME)
