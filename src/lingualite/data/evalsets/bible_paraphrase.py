@@ -24,6 +24,9 @@ s     (DE) Schlachter 1951                        not flagged by the app; distri
                                                   domain by CrossWire (GerSch) -- see caveat
 v     (ES) Reina-Valera 1909                      public domain
 d     (IT) Diodati 1649                           public domain
+r     (RU) Russian Synodal 1876                   public domain (one edition: no test file)
+n     (KO) Korean Revised 1961                    see :mod:`lingualite.data.sources.bible` (one
+                                                  edition: no test file)
 ====  ==========================================  ===============================================
 
 Never used: the editions the app marks with "(c)" (``ERR_KJV2000_LIMIT_*``): ``2`` King James 2000,
@@ -89,6 +92,8 @@ EDITIONS: dict[str, tuple[str, ...]] = {
     "de": ("e", "s"),
     "es": ("v",),
     "it": ("d",),
+    "ru": ("r",),
+    "ko": ("n",),
 }
 COPYRIGHTED = frozenset({"1", "2", "9"})  # flagged by the app; never read
 TRAIN_CAP = 20_000
@@ -113,10 +118,13 @@ def paired_langs(langs: Sequence[str]) -> list[str]:
 
 def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
     """The languages of ``langs`` without two public-domain editions (a paraphrase pair needs two)."""
+    paired = paired_langs(langs)
     return {
-        lang: f"{len(EDITIONS.get(lang, ()))} public-domain edition(s); a paraphrase pair needs two"
+        lang: "one public-domain edition only; a paraphrase pair needs two"
+        if lang in EDITIONS
+        else bible.lacking([lang]).get(lang, "no public-domain edition")
         for lang in langs
-        if lang not in paired_langs(langs)
+        if lang not in paired
     }
 
 
