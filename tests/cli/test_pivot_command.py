@@ -49,6 +49,13 @@ def test_data_pivot_writes_each_pair_into_the_data_dir(tmp_path: Path) -> None:
         assert len(lines) == out["pairs"][f"{name} test"]["kept"] > 0
     first = (data / "prepared" / "ru-zh" / "test.tsv").read_text(encoding="utf-8").splitlines()[0]
     assert first.split("\t")[0].startswith("документ")  # ru first, as asked
+    result = runner.invoke(
+        app, ["data", "pivot", "zh-ru", "--data-dir", str(data), "--out", str(tmp_path / "pv")]
+    )
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "pv" / "zh-ru" / "test.tsv").read_text() == (
+        data / "prepared/zh-ru/test.tsv"
+    ).read_text()
 
 
 def test_data_pivot_errors_are_one_line(tmp_path: Path) -> None:

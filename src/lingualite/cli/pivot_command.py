@@ -18,8 +18,14 @@ def data_pivot(
     prepared: Annotated[
         Path | None,
         typer.Option(
-            help="Folder of the prepared en-xx pairs; the xx-yy folders are written there too "
-            "\\[default: DATA_DIR/prepared].",
+            help="Folder of the prepared en-xx pairs \\[default: DATA_DIR/prepared].", show_default=False
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where the xx-yy folders go \\[default: PREPARED, beside en-xx, where the recipes' "
+            "prepared/*/test.tsv globs include them].",
             show_default=False,
         ),
     ] = None,
@@ -34,7 +40,7 @@ def data_pivot(
     The packaged sources align every language to the same English unit and document (LibreOffice page
     paragraph, Bible verse, Debian description), so the two translations of one English sentence are a pair.
     A document is held out in every language alike (the split is a hash of its id), so a test pair is a test
-    pair on both sides; training splits are never read. Writes PREPARED/xx-yy/{valid,test}.tsv and stats.json.
+    pair on both sides; training splits are never read. Writes OUT/xx-yy/{valid,test}.tsv and stats.json.
 
     \b
     Examples:
@@ -42,7 +48,7 @@ def data_pivot(
       lingualite data pivot de-fr --splits test --data-dir /work/data
     """
     from lingualite.data.pivot import pivot_pairs
-    from lingualite.languages import parse_pair
+    from lingualite.languages import pair_name, parse_pair
 
     folder = in_data_dir(prepared, data_dir, "prepared")
     rows: dict[str, dict[str, int]] = {}
@@ -50,9 +56,14 @@ def data_pivot(
         wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
         for name in pairs:
             src, tgt = parse_pair(name)
-            stats = pivot_pairs(folder, src, tgt, splits=wanted)
+            target = out / pair_name(src, tgt) if out is not None else None
+            stats = pivot_pairs(folder, src, tgt, splits=wanted, out_dir=target)
             for split, counts in stats["splits"].items():
-                rows[f"{src}-{tgt} {split}"] = {k: v for k, v in counts.items() if "/" not in k}
+                rows[f"{pair_name(src, tgt)} {split}"] = {k: v for k, v in counts.items() if "/" not in k}
     except USER_ERRORS as exc:
         fail(exc)
-    emit({"prepared": str(folder), "pairs": rows}, "Pivot pairs through English", as_json)
+    emit(
+        {"prepared": str(folder), "out": str(out or folder), "pairs": rows},
+        "Pivot pairs through English",
+        as_json,
+    )
