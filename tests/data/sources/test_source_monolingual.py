@@ -207,3 +207,10 @@ def test_chinese_fortunes_japanese_man_pages_and_no_korean(tmp_path: Path) -> No
         "この test コマンドはファイルの種類を調べて、その結果を終了ステータスとして返します。"
     ]  # joined without a space between Japanese lines, with one beside Latin; the English line dropped
     assert "要有礼貌" not in "".join(text["en"]) and len(text["en"]) == 2  # Chinese files are not English
+
+
+def test_english_function_words_that_are_dutch_or_polish_words_do_not_make_english() -> None:
+    assert mono.english("This function is a GNU extension.")
+    assert mono.english("This function is a GNU extension.", "pl")  # still English in a Polish page
+    assert not mono.english("To jest uczciwa praca.", "pl") and mono.english("To jest uczciwa praca.")
+    assert not mono.english("Er is geen aansprakelijkheid.", "nl")

@@ -142,10 +142,17 @@ def scriptural(text: str, attribution: str = "") -> bool:
     return bool(_BIBLE.search(text) or _BIBLE.search(attribution) or _VERSE.search(attribution))
 
 
-def english(sentence: str) -> bool:
-    """At least a quarter of the words are English function words (an untranslated sentence)."""
+# English function words that are ordinary words of another language ("Dit is het", "To jest plik"): not
+# evidence of English in that language's text.
+_ALSO_NATIVE = {"nl": frozenset({"is", "of"}), "pl": frozenset({"to", "by"})}
+
+
+def english(sentence: str, lang: str | None = None) -> bool:
+    """At least a quarter of the words are English function words (an untranslated sentence), not counting
+    those that are also words of ``lang`` (Dutch "is", "of"; Polish "to", "by")."""
     words = [w.strip(".,;:!?()\"'").lower() for w in sentence.split()]
-    return sum(w in _ENGLISH for w in words) >= 0.25 * len(words)
+    function_words = _ENGLISH - _ALSO_NATIVE.get(lang or "", frozenset())
+    return sum(w in function_words for w in words) >= 0.25 * len(words)
 
 
 def own_script(sentence: str, lang: str) -> bool:
@@ -237,7 +244,7 @@ def language_sentences(root: Path, lang: str) -> Iterator[str]:
     seen: set[str] = set()
     for reader in (_fortune_paragraphs, _reference_paragraphs, _man_paragraphs):
         for sentence in prose_sentences(reader(root, lang), lang):
-            if sentence in seen or scriptural(sentence) or (lang != "en" and english(sentence)):
+            if sentence in seen or scriptural(sentence) or (lang != "en" and english(sentence, lang)):
                 continue
             if not own_script(sentence, lang):
                 continue
