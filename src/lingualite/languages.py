@@ -44,10 +44,11 @@ class Language:
         foreign.
     :param segmentation: ``words`` (spaces separate words) or ``characters`` (Han/Kana text has no spaces).
     :param papers: the papers (000, 001, 002) that use it; empty for languages beyond the papers.
-    :param length_vs_english: typical characters of a translation per character of its English source,
-        the median over the LibreOffice help pairs (see the Languages page of the docs); the cleaning's
-        length-ratio filter divides by it, so a Chinese sentence of 0.3x the characters of its English
-        source is as normal as a French one of 1.15x.
+    :param length_vs_english: typical characters of a translation per character of its English source:
+        the median of ``len(translation) / len(english)`` over the LibreOffice help pairs (Debian 12, LibreOffice
+        7.4; ``benchmarks/length_ratios.py``, results in ``benchmarks/results/length_ratios.json``); the
+        cleaning's length-ratio filter divides by it, so a Chinese sentence of 0.33x the characters of its
+        English source is as normal as a French one of 1.2x.
     """
 
     code: str
@@ -66,17 +67,17 @@ ENGLISH = "en"
 
 _ROWS = (
     Language("en", "English", ("Latin",), "words", ("000", "001", "002"), 1.0),
-    Language("fr", "French", ("Latin",), "words", ("000", "001", "002"), 1.15),
-    Language("de", "German", ("Latin",), "words", ("000", "001", "002"), 1.15),
-    Language("es", "Spanish", ("Latin",), "words", ("000", "001", "002"), 1.12),
-    Language("it", "Italian", ("Latin",), "words", ("000", "002"), 1.12),
-    Language("nl", "Dutch", ("Latin",), "words", ("002",), 1.12),
-    Language("pl", "Polish", ("Latin",), "words", ("002",), 1.08),
+    Language("fr", "French", ("Latin",), "words", ("000", "001", "002"), 1.2),
+    Language("de", "German", ("Latin",), "words", ("000", "001", "002"), 1.18),
+    Language("es", "Spanish", ("Latin",), "words", ("000", "001", "002"), 1.15),
+    Language("it", "Italian", ("Latin",), "words", ("000", "002"), 1.18),
+    Language("nl", "Dutch", ("Latin",), "words", ("002",), 1.13),
+    Language("pl", "Polish", ("Latin",), "words", ("002",), 1.07),
     Language("pt", "Portuguese", ("Latin",), "words", ("002",), 1.1),
-    Language("ru", "Russian", ("Cyrillic",), "words", ("002",), 1.08),
-    Language("tr", "Turkish", ("Latin",), "words", ("002",), 1.05),
-    Language("zh", "Chinese", ("Han",), "characters", ("001",), 0.32),
-    Language("ja", "Japanese", ("Han", "Hiragana", "Katakana"), "characters", (), 0.5),
+    Language("ru", "Russian", ("Cyrillic",), "words", ("002",), 1.07),
+    Language("tr", "Turkish", ("Latin",), "words", ("002",), 1.03),
+    Language("zh", "Chinese", ("Han",), "characters", ("001",), 0.33),
+    Language("ja", "Japanese", ("Han", "Hiragana", "Katakana"), "characters", (), 0.52),
     Language("ko", "Korean", ("Hangul", "Han"), "words", (), 0.5),
 )
 

@@ -52,6 +52,12 @@ def test_wrong_language_between_chinese_and_japanese() -> None:
         _reason("ja", EN, "文档每十分钟自动保存一次并且备份到服务器。") == "wrong_language"
     )  # long, no Kana
     assert _reason("zh", EN, chinese) is None and _reason("ja", EN, japanese) is None
+    # Kanji-only Japanese (headings, lists, function arguments) is Japanese: no Kana, but no character
+    # that only Simplified Chinese writes; language ID's zh-vs-ja guess on such text is not trusted.
+    headings = "Author, Sender, Chapter, Date, Time, References, Last printed"
+    assert _reason("ja", headings, "作成者、送信者、章、日付、時刻、参照、最終印刷日時") is None
+    assert _reason("ja", "multiple precision floating-point computation", "多倍長精度浮動小数点演算") is None
+    assert _reason("ja", EN, "文档每十分钟自动保存。") == "wrong_language"  # 档, 钟, 动: Simplified
 
 
 def test_untranslated_or_wrong_script_sides_are_dropped() -> None:

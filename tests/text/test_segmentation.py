@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lingualite.text.segmentation import length_units, split_sentences
+from lingualite.languages import get_language
+from lingualite.text.segmentation import ENGLISH_CHARS_PER_WORD, length_units, split_sentences
 
 
 def test_latin_cyrillic_and_hangul_sentences() -> None:
@@ -46,4 +47,32 @@ def test_lengths_are_words_or_scaled_characters() -> None:
     zh = length_units("我喜欢在周末读书。", "zh")  # 8 Han characters, ~4 words
     ja = length_units("私は週末に本を読むのが好きです。", "ja")
     assert 3 <= zh <= 6 and 3 <= ja <= 7
-    assert length_units("使用 LibreOffice Writer 打印", "zh") == 2 + 4 / (0.32 * 6)
+    per_word = get_language("zh").length_vs_english * ENGLISH_CHARS_PER_WORD  # ~1.9 characters a word
+    assert length_units("使用 LibreOffice Writer 打印", "zh") == 2 + 4 / per_word
+
+
+def test_wrapped_lines_join_without_a_space_only_inside_unspaced_text() -> None:
+    from lingualite.text.segmentation import join_lines
+
+    assert (
+        join_lines(["古代戦争の", " リアルタイム戦略ゲームです。"])
+        == "古代戦争のリアルタイム戦略ゲームです。"
+    )
+    assert join_lines(["首要的", "电池状态，", "", "and more"]) == "首要的电池状态， and more"
+    assert (
+        join_lines(["500 B.C. から", "500 A.D. の期間"]) == "500 B.C. から 500 A.D. の期間"
+    )  # next to digits
+    assert join_lines(["파일을", "엽니다."]) == "파일을 엽니다."  # Korean spaces its words
+    assert join_lines(["It is very", "fast."]) == "It is very fast."
+
+
+def test_truncate_units_cuts_words_or_characters() -> None:
+    from lingualite.text.segmentation import chars_per_word, truncate_units
+
+    assert truncate_units("a  b\tc d e", 3) == "a b c"
+    assert truncate_units("a b", 5) == "a b"
+    text = "使用 LibreOffice 打印文档很方便，我们都喜欢它。"
+    cut = truncate_units(text, 4, "zh")
+    assert cut.startswith("使用 LibreOffice 打印") and len(cut) < len(text)
+    assert 3 <= length_units(cut, "zh") <= 4
+    assert chars_per_word("ja") > chars_per_word("zh") > 1.5

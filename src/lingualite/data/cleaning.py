@@ -18,7 +18,7 @@ from typing import Any, Literal
 from lingualite.data.readers import ParallelPair
 from lingualite.errors import ConfigError
 from lingualite.languages import LANGUAGES, SUPPORTED
-from lingualite.text.scripts import script_units
+from lingualite.text.scripts import SIMPLIFIED_ONLY, script_units
 from lingualite.text.segmentation import length_units
 
 __all__ = [
@@ -177,14 +177,22 @@ def _script_problem(text: str, lang: str, max_foreign: float | None, min_own: fl
     )
 
 
+# The languages written in Han without spaces (Chinese, Japanese), which share their characters.
+_HAN_LANGS = frozenset(code for code, row in LANGUAGES.items() if row.segmentation == "characters")
+
+
 def _other_cjk_language(text: str, lang: str) -> bool:
     """Chinese and Japanese share Han characters, and a language identifier confuses their short texts; Kana
-    decide: a "Chinese" side with Kana is Japanese, a long "Japanese" side without any is Chinese."""
-    if lang not in ("zh", "ja"):
+    and simplified characters decide: a "Chinese" side with Kana is Japanese; a "Japanese" side without Kana
+    is Chinese when it holds a character only Simplified Chinese writes (:data:`SIMPLIFIED_ONLY`), while
+    Kanji-only Japanese (lists, headings: 作成者、送信者、日付) is kept."""
+    if lang not in _HAN_LANGS:
         return False
     units = script_units(text)
     kana = units["Hiragana"] + units["Katakana"]
-    return kana >= 1 if lang == "zh" else (kana == 0 and units["Han"] >= 8)
+    if lang == "zh":
+        return kana >= 1
+    return kana == 0 and units["Han"] >= 2 and any(ch in SIMPLIFIED_ONLY for ch in text)
 
 
 def _primary(lang: str) -> str:
@@ -229,6 +237,8 @@ class PairCleaner:
         if n_words < self.config.lang_id_min_words or lang not in self._checkable:
             return False
         detected, confidence = self._ident.classify(text[:_LANG_ID_MAX_CHARS])
+        if {detected, lang} <= _HAN_LANGS:
+            return False  # zh vs ja: the identifier guesses on Kanji-only text; the scripts decided above
         return detected != lang and confidence >= self.config.lang_id_min_confidence
 
     def _foreign_script(self, lang: str, text: str, tokens: list[str]) -> bool:

@@ -11,10 +11,18 @@ import unicodedata
 from collections import Counter
 from functools import lru_cache
 
-__all__ = ["CHARACTER_SCRIPTS", "script_of", "script_units"]
+__all__ = ["CHARACTER_SCRIPTS", "SIMPLIFIED_ONLY", "script_of", "script_units"]
 
 # Scripts whose every letter is a unit of length, as a word is elsewhere (text without spaces).
 CHARACTER_SCRIPTS = frozenset({"Han", "Hiragana", "Katakana"})
+# Frequent Simplified Chinese characters that Japanese writes otherwise (这 vs これ, 时 vs 時, 设 vs 設, 档...):
+# Han text without Kana that holds one is Chinese. Characters both write alike (学, 数, 体, 写, 会) are not
+# listed: a Japanese heading of Kanji alone (作成者、送信者、日付、時刻) holds none of these.
+SIMPLIFIED_ONLY = frozenset(
+    "这们个说时对为过还发开关门问间见长东车马话语读认让请买卖电脑网页码图书实现经给线级约红纸组织结统计设进"
+    "选择标样确删复贴单击键盘显档储输库类项连链载运边总带务报权态乐观视频录艺术历专业办产农药简汉钟阶层吗么"
+    "该从动换无启户应"
+)
 
 _RANGES: tuple[tuple[int, int, str], ...] = (
     (0x0041, 0x024F, "Latin"),

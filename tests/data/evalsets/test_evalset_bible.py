@@ -159,3 +159,24 @@ def test_paraphrase_negative_needs_another_verse() -> None:
 def test_missing_db(tmp_path: Path) -> None:
     with pytest.raises(LinguaLiteError, match="bible.db not found"):
         bible_genres.extract(tmp_path, tmp_path / "out", ["fr"])
+
+
+def test_genres_in_russian_and_not_where_no_free_edition(bible_db: Path, tmp_path: Path) -> None:
+    conn = sqlite3.connect(bible_db)
+    rows = conn.execute("SELECT id, bNumber, cNumber, vNumber FROM bible WHERE bbName = '4'").fetchall()
+    conn.executemany(
+        "INSERT INTO bible VALUES (?, 'r', ?, ?, ?, ?)",
+        [(10_000 + i, b, c, v, f"(22:1) Стих B{b}C{c}V{v} читается хорошо.") for i, b, c, v in rows],
+    )
+    conn.commit()
+    conn.close()
+    info = bible_genres.extract(bible_db, tmp_path, ["ru"])
+    ru = read_tsv(tmp_path / "test.ru.tsv", 2)
+    assert len(ru) == info["files"]["test.en.tsv"]["lines"] and info["editions"]["ru"] == "r"
+    assert all("Стих" in text and "(22:1)" not in text for _, text in ru)
+    assert bible_genres.lacking(["ru", "zh", "nl"]).keys() == {"zh", "nl"}
+    with pytest.raises(LinguaLiteError, match="no zh edition"):
+        bible_genres.extract(bible_db, tmp_path, ["zh"])
+    lacking = bible_paraphrase.lacking(["fr", "ru", "ja"])
+    assert lacking["ru"].startswith("one public-domain edition") and "copyrighted" in lacking["ja"]
+    assert set(lacking) == {"ru", "ja"}  # French has three editions

@@ -11,6 +11,7 @@ from evalset_fixtures import MODULES, page_token, read_tsv
 from lingualite.data.evalsets import libreoffice_index, libreoffice_modules
 from lingualite.data.evalsets.common import in_test
 from lingualite.errors import LinguaLiteError
+from lingualite.text.segmentation import length_units
 
 
 def _tokens(rows: list[list[str]]) -> dict[str, str]:
@@ -133,3 +134,28 @@ def test_index_corpus_queries_qrels(help_root: Path, tmp_path: Path) -> None:
     assert info["index_entries"]["fr"]["untranslated_entries_dropped"] == 1
     assert info["index_entries"]["en"]["queries_without_corpus_page_dropped"] == 1
     assert info["files"]["en/qrels.tsv"] == {"lines": 5}
+
+
+def test_modules_count_and_cut_chinese_pages_in_characters(
+    help_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evalset_fixtures import page_html
+
+    for module, sub, count in MODULES:
+        for n in range(count):
+            tok = page_token(module, n)
+            zh = [
+                ("par_id1", f"{module} 页面 {tok} 介绍如何在文档中使用此功能。"),
+                ("par_id2", "选择菜单项，然后点击按钮以应用更改。"),
+            ]
+            path = help_root / "zh-CN" / "text" / module / sub / f"p{n}.html"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(page_html(f"标题 {tok}", zh), encoding="utf-8")
+    libreoffice_modules.extract(help_root, tmp_path, ["zh"])
+    # ~14 words by the fair measure, though only 5 whitespace tokens: kept (MIN_XX_WORDS is 10)
+    assert _tokens(read_tsv(tmp_path / "test.zh.tsv", 2)) == _tokens(read_tsv(tmp_path / "test.en.tsv", 2))
+    monkeypatch.setattr(libreoffice_modules, "MAX_WORDS", 6)
+    libreoffice_modules.extract(help_root, tmp_path, ["zh"])
+    for _, text in read_tsv(tmp_path / "test.zh.tsv", 2):
+        assert text.startswith("标题 tok") and length_units(text, "zh") <= 6  # cut by characters
+        assert "选择菜单项" not in text  # not kept whole for having few spaces

@@ -126,3 +126,24 @@ def test_bad_arguments(tmp_path: Path, kwargs: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         fetch_eval_sets(tmp_path / "eval", tmp_path / "cache", **kwargs)
     assert not (tmp_path / "eval").exists()
+
+
+def test_a_set_lacking_a_language_says_so_and_goes_on(cache: Path, tmp_path: Path) -> None:
+    (cache / "ddtp-sections" / ".fetched").write_text("en fr zh_CN\n")  # fetched: no apt run
+    msgs: list[str] = []
+    out = tmp_path / "eval"
+    sets = ("bible_genres", "bible_paraphrase", "ddtp_sections")
+    done = fetch_eval_sets(out, cache, langs=("fr", "zh"), sets=sets, progress=msgs.append)
+    assert (
+        "bible_genres: no zh (its only Chinese edition, the New Chinese Version 1992, is copyrighted); going on with the other languages"
+        in msgs
+    )
+    assert done["bible_genres"]["langs"] == ["en", "fr"] and "zh" in done["bible_genres"]["missing"]
+    assert set(done["bible_paraphrase"]["missing"]) == {"zh"}  # fr has three editions
+    # the fake apt lists have no Translation-zh_CN file: known only once fetched
+    assert done["ddtp_sections"]["missing"] == {"zh": "Debian publishes no Translation-zh_CN file"}
+    assert not (out / "classify/bible-genres/test.zh.tsv").exists()
+    assert (out / "classify/bible-genres/test.fr.tsv").is_file()
+    msgs.clear()
+    fetch_eval_sets(out, cache, langs=("fr", "zh"), sets=sets, progress=msgs.append)
+    assert all("already extracted" in m for m in msgs), msgs  # what is missing is not redone every time

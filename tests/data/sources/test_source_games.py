@@ -121,3 +121,26 @@ def test_registered_as_opt_in() -> None:
     assert sources.SOURCES["games"] is games and "games" not in sources.DEFAULT_SOURCES
     assert "GPL-2+" in sources.LICENCES["games"]
     assert apt.download_and_unpack is games.download_and_unpack
+
+
+def test_catalogs_are_found_by_locale_and_lacking_languages_named(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    lc = root / "usr/share/locale/pt_BR/LC_MESSAGES"  # Portuguese is Brazilian, as in every source
+    lc.mkdir(parents=True)
+    write_mo(lc / "freeciv-nations.mo", [MoEntry(None, "The people of the plains.", "O povo das planícies.")])
+    assert games.lacking(["pt", "ko"]) == {}  # known only after the fetch
+    assert games.lacking(["pt", "ko"], root) == {"ko": "no game has a catalog in it"}
+    assert games.extract(root, tmp_path / "out", ["pt"]) == {"pt": 1}
+    ja = root / "usr/share/locale/ja_JP/LC_MESSAGES"  # Warzone 2100's Japanese folder
+    ja.mkdir(parents=True)
+    write_mo(
+        ja / "warzone2100.mo",
+        [MoEntry(None, "The base is under attack now.", "基地が現在攻撃を受けています。")],
+    )
+    assert games.extract(root, tmp_path / "out", ["ja"]) == {"ja": 1}
+    pt = root / "usr/share/locale/pt/LC_MESSAGES"  # European Portuguese: never read for pt (Brazilian)
+    pt.mkdir(parents=True)
+    write_mo(
+        pt / "freeciv-core.mo", [MoEntry(None, "The city grows quickly today.", "A cidade cresce hoje.")]
+    )
+    assert games.extract(root, tmp_path / "out", ["pt"]) == {"pt": 1}

@@ -24,13 +24,15 @@ def _cbpack(bins: list[list[str]]) -> bytes:
     return gzip.compress(msgpack.packb([{"format": "cB", "version": 1}, *bins]))
 
 
-def make_wheel(folder: Path, lists: dict[str, bytes]) -> Path:
+def make_wheel(folder: Path, lists: dict[str, bytes], small: dict[str, bytes] | None = None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     wheel = folder / "wordfreq-3.1.1-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w") as zf:
         zf.writestr("wordfreq/__init__.py", "")
         for lang, data in lists.items():
             zf.writestr(f"wordfreq/data/large_{lang}.msgpack.gz", data)
+        for lang, data in (small or {}).items():
+            zf.writestr(f"wordfreq/data/small_{lang}.msgpack.gz", data)
     return wheel
 
 
@@ -91,3 +93,22 @@ def test_fetch_corpora_writes_the_lexicon_with_its_licence(
     assert counts == {"lexicon": {"en": 7, "fr": 5}}
     record = (tmp_path / "corpora" / "lexicon" / "SOURCE.json").read_text(encoding="utf-8")
     assert "CC-BY-SA 4.0" in record
+
+
+def test_small_lists_where_no_large_one_and_one_character_cjk_words(tmp_path: Path) -> None:
+    wheel = make_wheel(
+        tmp_path,
+        {"en": _cbpack(BINS["en"]), "zh": _cbpack([["的", "我们"], ["书", "a", "1"]])},
+        small={"ko": _cbpack([["것", "수"], ["하다"]]), "zh": _cbpack([["never", "read"]])},
+    )
+    assert lexicon.extract(wheel, tmp_path / "out", ["zh", "ko"]) == {"en": 7, "zh": 3, "ko": 3}
+    assert (tmp_path / "out" / "lexicon" / "zh.txt").read_text(encoding="utf-8").split() == [
+        "的",
+        "我们",
+        "书",
+    ]
+    assert (tmp_path / "out" / "lexicon" / "ko.txt").read_text(encoding="utf-8").split() == [
+        "것",
+        "수",
+        "하다",
+    ]

@@ -160,3 +160,49 @@ def test_fetch_unpacks_debs_already_in_cache(tmp_path: Path, monkeypatch: pytest
     libreoffice.fetch(tmp_path, ["it"])
     assert unpacked == ["libreoffice-help-en-us_1:7.4-1_all.deb", "libreoffice-help-it_1:7.4-1_all.deb"]
     assert (tmp_path / "root" / ".unpacked-libreoffice-help-it").is_file()
+
+
+ZH_BODY = """<p id="par_id2" class="paragraph">在文档中点击。然后按
+<span class="keycode">F2</span> 键！</p>
+<p id="par_id4">This paragraph stays untranslated.</p>
+<p id="par_id5">太短</p>
+<p id="par_id6">这里有一个句子，还有另一个。</p>
+"""
+PT_BODY = """<p id="par_id2" class="paragraph">Clique no documento. Então pressione F2 agora!</p>"""
+
+
+def test_every_language_has_a_help_folder_and_package() -> None:
+    from lingualite.languages import SUPPORTED
+
+    assert set(libreoffice.HELP_DIRS) == set(libreoffice.PACKAGES) == set(SUPPORTED)
+    # Brazilian Portuguese (the more complete help) and Simplified Chinese, as the module docstring says
+    assert libreoffice.HELP_DIRS["pt"] == "pt-BR" and libreoffice.PACKAGES["pt"] == "libreoffice-help-pt-br"
+    assert libreoffice.HELP_DIRS["zh"] == "zh-CN" and libreoffice.PACKAGES["zh"] == "libreoffice-help-zh-cn"
+
+
+def test_chinese_and_brazilian_pages_align_by_sentence(help_root: Path, tmp_path: Path) -> None:
+    page = "swriter/guide/calculate.html"
+    _write(
+        help_root,
+        "zh-CN",
+        page,
+        PAGE.format(lang="zh-CN", chrome="帮助", h1="在文本文档中计算", body=ZH_BODY),
+    )
+    _write(
+        help_root,
+        "pt-BR",
+        page,
+        PAGE.format(lang="pt-BR", chrome="Ajuda", h1="Calcular em textos", body=PT_BODY),
+    )
+    out = tmp_path / "out"
+    assert libreoffice.extract(tmp_path / "cache", out, ["zh", "pt"]) == {"zh": 4, "pt": 3}
+    rows = [line.split("\t")[:2] for line in (out / "libreoffice" / "en-zh.tsv").read_text().splitlines()]
+    assert rows == [
+        ["Calculating in Text Documents", "在文本文档中计算"],  # 8 characters: ~4 words, kept
+        ["Click in the document.", "在文档中点击。"],  # 。 ends a sentence without a space after it
+        ["Then press F2 now!", "然后按 F2 键！"],
+        ["One sentence here. Two sentences here.", "这里有一个句子，还有另一个。"],  # 2 vs 1: the paragraph
+    ]  # "Too short" / "太短" are too short; the untranslated English copy is dropped
+    assert (out / "libreoffice" / "en-pt.tsv").read_text().splitlines()[1].split("\t")[
+        1
+    ] == "Clique no documento."

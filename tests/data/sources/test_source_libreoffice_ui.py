@@ -215,3 +215,23 @@ def test_quickstart_prepares_only_default_sources(tmp_path: Path, monkeypatch: p
             corpora / "libreoffice" / "en-fr.tsv",
         ]
     ]
+
+
+ZH = [
+    MoEntry("annotationmenu|formatall", "Format All ~Comments...", "格式化所有批注(~C)..."),
+    MoEntry("STR_NOTE", "%PRODUCTNAME saves the document now", "%PRODUCTNAME 现在保存文档"),
+    MoEntry("STR_SHORT", "Insert the rows", "插入"),  # two characters: about one word
+]
+
+
+def test_chinese_catalogs_are_in_zh_CN_and_counted_in_characters(cache: Path, tmp_path: Path) -> None:
+    assert ui.RESOURCE_DIRS["zh"] == "zh_CN" and ui.PACKAGES["pt"] == "libreoffice-l10n-pt-br"
+    lc = cache / "root" / RESOURCE / "zh_CN" / "LC_MESSAGES"
+    lc.mkdir(parents=True)
+    write_mo(lc / "sw.mo", ZH)
+    assert ui.real_words("格式化所有批注", "zh") > 3 > ui.real_words("插入", "zh")  # not "one word" each
+    out = tmp_path / "out"
+    assert ui.extract(cache, out, ["zh"]) == {"zh": 2}
+    rows = [line.split("\t")[1] for line in (out / "libreoffice-ui" / "en-zh.tsv").read_text().splitlines()]
+    assert rows == ["LibreOffice 现在保存文档", "格式化所有批注..."]  # the bracketed accelerator (~C) removed
+    assert ui.clean_ui_text("削除(_D)") == "削除" and ui.clean_ui_text("삭제 (~D)", dialog=False) == "삭제"

@@ -150,3 +150,67 @@ def test_registered_opt_in_with_its_own_outputs(unpacked: Path, tmp_path: Path, 
     assert counts["monolingual"] == {"en": 5, "fr": 2} and (out / "monolingual" / "SOURCE.json").is_file()
     again = sources.fetch_corpora(out, langs=("fr",), sources=("monolingual",), progress=lambda m: None)
     assert again == counts and len(fetched) == 1  # already extracted: its own outputs were found
+
+
+ZH_FORTUNE = (
+    "要有礼貌\n\n在 Debian 这种规模的项目中，很难避免遇到与你意见不和，或者难以合作\n的人。请接受这一事实，并保持礼貌。\n\n"
+    "\x1b[33m    -- Debian \x1b[32m《行为准则》\x1b[m第一条\x1b[m\n%\n"
+)
+JA_MAN = """.TH TEST 1
+.SH 説明
+この
+.B test
+コマンドはファイルの種類を調べて、その結果を
+終了ステータスとして返します。
+.PP
+This sentence was left in English by the translator.
+"""
+
+
+def test_chinese_fortunes_japanese_man_pages_and_no_korean(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    _write(root / FORTUNES / "chinese", ZH_FORTUNE)
+    _write(root / FORTUNES / "tang300", "《静夜思》\n床前明月光，疑是地上霜。\n举头望明月，低头思故乡。\n%\n")
+    _write(root / FORTUNES / "wisdom", "A cloud does not know why it moves.\n%\n")
+    _write(root / "usr/share/man/ja/man1/test.1.gz", gzip.compress(JA_MAN.encode()))
+    _write(root / "usr/share/debian-reference/ch01.en.html", "<p>Debian is a free operating system.</p>")
+    entries = list(fortune_entries(root / FORTUNES / "chinese"))
+    assert entries == [
+        (
+            "要有礼貌\n在 Debian 这种规模的项目中，很难避免遇到与你意见不和，或者难以合作的人。请接受这一事实，并保持礼貌。",
+            "Debian 《行为准则》第一条",
+        )
+    ]  # colour codes removed, wrapped Chinese joined without a space, the title a paragraph of its own
+    assert mono.lacking(["ko", "ja", "nl"]) == {
+        "ko": "Debian has no fortunes, Debian Reference or man pages in it"
+    }
+    assert mono.packages(["pt", "zh", "ko"]) == [
+        "fortunes",
+        "debian-reference-en",
+        "debian-reference-pt-br",
+        "manpages-pt-br",
+        "fortunes-zh",
+        "debian-reference-zh-cn",
+        "manpages-zh",
+    ]
+    out = tmp_path / "corpora"
+    counts = mono.extract(root, out, ("zh", "ja"))
+    text = {
+        lang: (out / "monolingual" / f"{lang}.txt").read_text(encoding="utf-8").splitlines()
+        for lang in counts
+    }
+    assert text["zh"] == [
+        "在 Debian 这种规模的项目中，很难避免遇到与你意见不和，或者难以合作的人。",
+        "请接受这一事实，并保持礼貌。",
+    ]  # the Tang poems are not prose and not read; the title alone is no sentence
+    assert text["ja"] == [
+        "この test コマンドはファイルの種類を調べて、その結果を終了ステータスとして返します。"
+    ]  # joined without a space between Japanese lines, with one beside Latin; the English line dropped
+    assert "要有礼貌" not in "".join(text["en"]) and len(text["en"]) == 2  # Chinese files are not English
+
+
+def test_english_function_words_that_are_dutch_or_polish_words_do_not_make_english() -> None:
+    assert mono.english("This function is a GNU extension.")
+    assert mono.english("This function is a GNU extension.", "pl")  # still English in a Polish page
+    assert not mono.english("To jest uczciwa praca.", "pl") and mono.english("To jest uczciwa praca.")
+    assert not mono.english("Er is geen aansprakelijkheid.", "nl")

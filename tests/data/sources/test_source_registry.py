@@ -98,3 +98,47 @@ def test_fetch_corpora_rejects_unknown_names(tmp_path: Path) -> None:
         sources.fetch_corpora(tmp_path, sources=("wikipedia",))
     with pytest.raises(ConfigError, match="unsupported language"):
         sources.fetch_corpora(tmp_path, langs=("xx",))
+
+
+class PartialSource(FakeSource):
+    """A source without Dutch (known before fetching) and without Turkish (found in the fetched data)."""
+
+    def lacking(self, langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+        if raw is None:
+            return {lang: "no Dutch edition" for lang in langs if lang == "nl"}
+        return {lang: "no Turkish file" for lang in langs if lang == "tr"}
+
+
+def test_a_source_lacking_languages_says_so_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lingualite.languages import TRANSLATION_LANGS
+
+    assert sources.ALL_LANGS == TRANSLATION_LANGS  # every language of the registry by default
+    partial = PartialSource("bible")
+    monkeypatch.setitem(sources.SOURCES, "bible", partial)
+    msgs: list[str] = []
+    out = tmp_path / "corpora"
+    got = sources.fetch_corpora(out, langs=("zh", "nl", "tr"), sources=("bible",), progress=msgs.append)
+    assert got == {"bible": {"zh": 1}}
+    assert "bible: no en-nl (no Dutch edition); going on with the other languages" in msgs
+    assert "bible: no en-tr (no Turkish file); going on with the other languages" in msgs
+    meta = json.loads((out / "bible" / "SOURCE.json").read_text())
+    assert meta["pairs"] == {"zh": 1} and meta["missing"] == {
+        "nl": "no Dutch edition",
+        "tr": "no Turkish file",
+    }
+    assert not (out / "bible" / "en-nl.tsv").exists()
+
+    msgs.clear()  # a second run knows both from SOURCE.json: nothing is fetched again
+    assert (
+        sources.fetch_corpora(out, langs=("zh", "nl", "tr"), sources=("bible",), progress=msgs.append) == got
+    )
+    assert partial.calls == ["fetch", "extract"] and any("already extracted" in m for m in msgs)
+    sources.fetch_corpora(out, langs=("ja",), sources=("bible",), progress=msgs.append)
+    meta = json.loads((out / "bible" / "SOURCE.json").read_text())
+    assert meta["pairs"] == {"zh": 1, "ja": 1} and set(meta["missing"]) == {"nl", "tr"}  # earlier runs kept
+
+    msgs.clear()
+    assert sources.fetch_corpora(out, langs=("nl",), sources=("bible",), progress=msgs.append) == {}
+    assert msgs[-1] == "bible: SKIPPED, it has none of the languages asked for"

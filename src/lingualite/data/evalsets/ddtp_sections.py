@@ -17,8 +17,11 @@ section is dropped.
   (untranslated); documents with fewer than :data:`MIN_WORDS` words are dropped.
 - Lines ``label<TAB>text`` in a fixed pseudo-random order (hash of the md5).
 
-Files (``classify/ddtp-sections/``): ``train.en.tsv``, ``test.{en,fr,de,es,it}.tsv``. Spanish has only
-~2k translated descriptions (~550 in the kept sections), so ``test.es.tsv`` is small.
+Files (``classify/ddtp-sections/``): ``train.en.tsv``, ``test.{en,<lang>}.tsv``. Spanish has only
+~2k translated descriptions (~550 in the kept sections), so ``test.es.tsv`` is small; Dutch and Turkish
+have a few hundred and a few dozen descriptions in all. Portuguese is Brazilian and Chinese Simplified
+(:func:`~lingualite.data.sources.ddtp.ddtp_code`); a language without a Translation file is reported by
+:func:`~lingualite.data.sources.ddtp.lacking`.
 """
 
 from __future__ import annotations
@@ -27,13 +30,36 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from lingualite.data.evalsets.common import cap_words, file_counts, in_test, stable_hash, write_tsv
+from lingualite.data.evalsets.common import (
+    cap_words,
+    file_counts,
+    in_test,
+    stable_hash,
+    word_count,
+    write_tsv,
+)
 from lingualite.data.sources.apt import apt_update, read_index_file
 from lingualite.data.sources.common import ALL_LANGS
-from lingualite.data.sources.ddtp import parse_records, split_description, translation_files
+from lingualite.data.sources.ddtp import (
+    ddtp_code,
+    lacking,
+    parse_records,
+    split_description,
+    translation_files,
+)
 from lingualite.errors import LinguaLiteError
 
-__all__ = ["LABELS", "MAX_WORDS", "MIN_WORDS", "NAME", "extract", "fetch", "output_files", "read_sections"]
+__all__ = [
+    "LABELS",
+    "MAX_WORDS",
+    "MIN_WORDS",
+    "NAME",
+    "extract",
+    "fetch",
+    "lacking",
+    "output_files",
+    "read_sections",
+]
 
 NAME = "ddtp_sections"
 FOLDER = "classify/ddtp-sections"
@@ -76,7 +102,7 @@ def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
     ``cache_dir/lists``, unless done before for these languages; return the lists folder."""
     cache_dir = Path(cache_dir)
     lists = cache_dir / "lists"
-    wanted = list(dict.fromkeys(["en", *langs]))
+    wanted = list(dict.fromkeys(["en", *map(ddtp_code, langs)]))
     done = cache_dir / _DONE
     have = set(done.read_text(encoding="utf-8").split()) if done.is_file() else set()
     if set(wanted) <= have and packages_files(lists):
@@ -111,7 +137,7 @@ def read_sections(files: Sequence[Path]) -> dict[str, tuple[str, str]]:
 
 
 def _descriptions(files: Sequence[Path], lang: str) -> dict[str, str]:
-    field = f"Description-{lang}"
+    field = f"Description-{ddtp_code(lang)}"
     out: dict[str, str] = {}
     for path in files:
         for rec in parse_records(read_index_file(path)):
@@ -179,8 +205,8 @@ def extract(raw: Path, set_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
                 continue
             seen = {u.casefold() for u in en_units}
             text = _text([u for u in _units(desc) if u.casefold() not in seen])
-            if len(text.split()) >= MIN_WORDS:
-                docs.append((md5, label, cap_words(text, MAX_WORDS)))
+            if word_count(text, lang) >= MIN_WORDS:
+                docs.append((md5, label, cap_words(text, MAX_WORDS, lang)))
         write_tsv(set_dir / f"test.{lang}.tsv", _rows(docs))
     return {
         "files": {name: file_counts(set_dir / name, label_column=0) for name in output_files(langs)},

@@ -3,7 +3,9 @@
 Document = one help page (``help/<lang>/text/<module>/**.html``); label = its module folder (swriter, scalc,
 simpress, sdraw, smath, sdatabase, schart, sbasic; the generic ``shared`` pages are dropped). Text = the
 page's paragraphs and headings (``libreoffice.parse_page``) joined with spaces and cut to the first
-:data:`MAX_WORDS` words (the median page has ~150 words, a few have thousands).
+:data:`MAX_WORDS` words (the median page has ~150 words, a few have thousands). Words of Chinese and Japanese
+are counted and cut as their characters scaled to words (:func:`~lingualite.text.segmentation.length_units`),
+so an unspaced page is neither dropped as "one word" nor kept whole.
 
 - Pages with fewer than :data:`MIN_EN_WORDS` English words are dropped.
 - Pages are split 50/50 by a stable hash of their path: a train page is only in the ``train.*.tsv`` files,
@@ -11,12 +13,13 @@ page's paragraphs and headings (``libreoffice.parse_page``) joined with spaces a
   translated train pages (``train.<lang>.tsv``) serve the reverse direction of paper 000's Table 3 (fit on
   a language, score English: ``lingualite eval classify --set ... --direction xx2en``).
 - In a translated page, paragraphs identical (case-insensitively) to a paragraph of the English page are
-  dropped (untranslated text: about 14% in es, 6% in fr, 1% in de/it); a translated page left with fewer
-  than :data:`MIN_XX_WORDS` words is dropped.
+  dropped (untranslated text: about 14% in es, 6% in fr, 1% in de/it, more in the newer translations); a
+  translated page left with fewer than :data:`MIN_XX_WORDS` words is dropped.
 - Lines are in a fixed pseudo-random order (hash of the page path), not grouped by label.
 
 Easy cues remain ("LibreOffice Calc" names the module): expect higher accuracy than on news (MLDoc).
-Files: ``train.{en,fr,de,es,it}.tsv``, ``test.{en,fr,de,es,it}.tsv``, lines ``label<TAB>text``.
+Files: ``train.{en,<lang>}.tsv``, ``test.{en,<lang>}.tsv`` for every supported language (every one has a
+help package), lines ``label<TAB>text``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,14 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from lingualite.data.evalsets.common import cap_words, file_counts, in_test, stable_hash, write_tsv
+from lingualite.data.evalsets.common import (
+    cap_words,
+    file_counts,
+    in_test,
+    stable_hash,
+    word_count,
+    write_tsv,
+)
 from lingualite.data.sources import libreoffice
 from lingualite.data.sources.common import ALL_LANGS
 from lingualite.data.sources.libreoffice import HELP_DIRS, find_help_root, parse_page
@@ -75,7 +85,9 @@ def _rows(docs: list[tuple[str, str, str]]) -> Iterator[tuple[str, str]]:
         yield label, text
 
 
-def _translated(xx_dir: Path, pages: dict[str, tuple[str, list[str]]]) -> list[tuple[str, str, str]]:
+def _translated(
+    xx_dir: Path, pages: dict[str, tuple[str, list[str]]], lang: str
+) -> list[tuple[str, str, str]]:
     """The translations of ``pages`` that exist, without paragraphs left in English; too-short ones dropped."""
     docs = []
     for page, (label, en_pars) in pages.items():
@@ -84,8 +96,8 @@ def _translated(xx_dir: Path, pages: dict[str, tuple[str, list[str]]]) -> list[t
             continue
         english = {p.casefold() for p in en_pars}
         text = _text([p for p in parse_page(xx_path).values() if p.casefold() not in english])
-        if len(text.split()) >= MIN_XX_WORDS:
-            docs.append((page, label, cap_words(text, MAX_WORDS)))
+        if word_count(text, lang) >= MIN_XX_WORDS:
+            docs.append((page, label, cap_words(text, MAX_WORDS, lang)))
     return docs
 
 
@@ -116,7 +128,7 @@ def extract(raw: Path, set_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
         for lang in langs:
             write_tsv(
                 set_dir / f"{split}.{lang}.tsv",
-                _rows(_translated(root / HELP_DIRS[lang] / "text", pages[test])),
+                _rows(_translated(root / HELP_DIRS[lang] / "text", pages[test], lang)),
             )
     for name in output_files(langs):
         files[name] = file_counts(set_dir / name, label_column=0)

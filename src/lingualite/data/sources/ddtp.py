@@ -1,10 +1,16 @@
 """Debian package description translations (DDTP), aligned by ``Description-md5``.
 
 ``fetch`` runs ``apt-get update`` with description translations enabled into a private lists folder
-(the system's apt state is untouched) and keeps only the ``*_i18n_Translation-<lang>*`` files.
-Each description pairs its short line, then its long-description paragraphs when both sides have
-equally many, item by item inside a paragraph when the bullet lists match, sentence by sentence
-when the sentence counts match.
+(the system's apt state is untouched) and keeps only the ``*_i18n_Translation-<code>*`` files, ``<code>``
+being :func:`ddtp_code` of the language (``pt_BR`` for Portuguese, as for the LibreOffice help; ``zh_CN``
+for Simplified Chinese; apt writes the underscore as ``%5f`` in the file name). Each description pairs its
+short line, then its long-description paragraphs when both sides have equally many, item by item inside a
+paragraph when the bullet lists match, sentence by sentence when the sentence counts match. Wrapped lines
+are joined with :func:`~lingualite.text.segmentation.join_lines` (no space inside Chinese or Japanese text).
+
+Debian 12 has a Translation file for every supported language, of very different sizes (descriptions:
+ja 6.6k, pt_BR 6.4k, ko 4.5k, pl 3.7k, ru 3.4k, zh_CN 1.2k, nl 342, tr 34); a language without one is
+reported by :func:`lacking` after the fetch.
 """
 
 from __future__ import annotations
@@ -14,35 +20,69 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from lingualite.data.sources.apt import apt_update, read_index_file
-from lingualite.data.sources.common import ALL_LANGS, align_units, output_path, write_pairs
+from lingualite.data.sources.common import ALL_LANGS, align_units, locale_name, output_path, write_pairs
 from lingualite.errors import LinguaLiteError
+from lingualite.text.segmentation import join_lines
 
-__all__ = ["NAME", "extract", "fetch", "parse_records", "split_description", "translation_files"]
+__all__ = [
+    "NAME",
+    "ddtp_code",
+    "extract",
+    "fetch",
+    "lacking",
+    "parse_records",
+    "split_description",
+    "translation_files",
+]
 
 NAME = "ddtp"
 _BULLET = re.compile(r"^(?:[*+•-]|\d{1,2}[.)])\s+")
 _DONE = ".fetched"
 
 
+def ddtp_code(lang: str) -> str:
+    """The DDTP (and apt) name of a language: its locale (``pt`` -> ``pt_BR``, ``zh`` -> ``zh_CN``)."""
+    return locale_name(lang)
+
+
 def translation_files(lists_dir: Path, lang: str) -> list[Path]:
-    """The ``Translation-<lang>`` index files in an apt lists folder (any compression)."""
-    found = [p for p in lists_dir.glob(f"*Translation-{lang}*") if p.is_file()]
-    return sorted(p for p in found if re.fullmatch(rf".*Translation-{lang}(\.\w+)?", p.name))
+    """The ``Translation-<code>`` index files of language ``lang`` in an apt lists folder (any compression;
+    apt escapes the ``_`` of ``pt_BR`` as ``%5f`` in file names)."""
+    code = re.escape(ddtp_code(lang))
+    found = [p for p in lists_dir.glob("*Translation-*") if p.is_file()]
+    return sorted(
+        p
+        for p in found
+        if re.fullmatch(rf".*Translation-{code}(\.\w+)?", re.sub("%5f", "_", p.name, flags=re.I))
+    )
+
+
+def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """After the fetch (``raw`` given), the languages for which Debian publishes no Translation file."""
+    if raw is None:
+        return {}
+    lists = Path(raw) / "lists" if (Path(raw) / "lists").is_dir() else Path(raw)
+    return {
+        lang: f"Debian publishes no Translation-{ddtp_code(lang)} file"
+        for lang in langs
+        if not translation_files(lists, lang)
+    }
 
 
 def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
     """Fetch the description translations for English and ``langs``; return the lists folder."""
     cache_dir = Path(cache_dir)
     lists = cache_dir / "lists"
-    wanted = list(dict.fromkeys(["en", *langs]))
+    wanted = list(dict.fromkeys(["en", *map(ddtp_code, langs)]))
     done = cache_dir / _DONE
     have = set(done.read_text(encoding="utf-8").split()) if done.is_file() else set()
     if set(wanted) <= have:
         return lists
-    apt_update(cache_dir, languages=wanted, packages=False)
+    languages = sorted(have | set(wanted))  # keep languages fetched before (apt drops unlisted ones)
+    apt_update(cache_dir, languages=languages, packages=False)
     if not translation_files(lists, "en"):
         raise LinguaLiteError(f"apt-get update fetched no Translation-en file into {lists}")
-    done.write_text(" ".join(sorted(have | set(wanted))) + "\n", encoding="utf-8")
+    done.write_text(" ".join(languages) + "\n", encoding="utf-8")
     return lists
 
 
@@ -80,7 +120,7 @@ def split_description(desc: str) -> tuple[str, list[list[str]]]:
         text = line.strip()
         if text == ".":
             if items:
-                paragraphs.append([" ".join(i) for i in items])
+                paragraphs.append([join_lines(i) for i in items])
             items = []
             continue
         m = _BULLET.match(text)
@@ -89,7 +129,7 @@ def split_description(desc: str) -> tuple[str, list[list[str]]]:
         else:
             items[-1].append(text)
     if items:
-        paragraphs.append([" ".join(i) for i in items])
+        paragraphs.append([join_lines(i) for i in items])
     return short, paragraphs
 
 
@@ -107,7 +147,7 @@ def _units(en_desc: str, xx_desc: str) -> Iterator[tuple[str, str]]:
 
 
 def _read_descriptions(files: Sequence[Path], lang: str) -> Iterator[tuple[str, str]]:
-    field = f"Description-{lang}"
+    field = f"Description-{ddtp_code(lang)}"
     for path in files:
         for rec in parse_records(read_index_file(path)):
             md5 = rec.get("Description-md5")
@@ -141,5 +181,5 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
     counts: dict[str, int] = {}
     for lang in langs:
         files = translation_files(lists, lang)
-        counts[lang] = write_pairs(output_path(out_dir, NAME, lang), _pairs(english, files, lang))
+        counts[lang] = write_pairs(output_path(out_dir, NAME, lang), _pairs(english, files, lang), lang=lang)
     return counts

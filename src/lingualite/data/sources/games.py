@@ -13,8 +13,13 @@ translated msgstr, from their gettext ``.mo`` catalogs.
   (``freedroidrpg-data``; about 9k pairs per language, conversational, unlike the other games' stories).
 
 Why: the default sources are software help, package descriptions and scripture; this is story-telling,
-dialogue, history and geography in the same five languages, the broadest register the packages hold. The
-downloads are large (about 1 GB of .deb files, once, in the cache; Widelands alone is 380 MB).
+dialogue, history and geography, the broadest register the packages hold. The downloads are large (about 1 GB
+of .deb files, once, in the cache, whatever the languages; 1.4 GB unpacked; Widelands alone is 380 MB).
+
+Languages (Debian 12): Wesnoth, Freeciv, Widelands and Warzone 2100 translate every supported language (Warzone
+2100's Japanese barely: 6 pairs; Wesnoth's Dutch and Korean partly); FreedroidRPG only fr, de, es, it, pt and ru.
+Catalogs are read from the language's locale folder (``pt_BR``, ``zh_CN``), or, for a game without one, from a
+regional folder of the bare code (Warzone 2100's ``ja_JP``). Counts per game: the Languages page of the docs.
 
 Per entry: plural and untranslated entries are skipped, and so are entries with markup or placeholders the
 games fill in at run time (``{...}``, ``$var``, ``%s``, ``[...]``, ``|``, ``=``); the user-interface
@@ -41,6 +46,7 @@ from lingualite.data.sources.common import (
     ALL_LANGS,
     SourceUnavailableError,
     align_units,
+    locale_name,
     output_path,
     require_tool,
     run_tool,
@@ -57,6 +63,7 @@ __all__ = [
     "SKIPPED_CATALOGS",
     "extract",
     "fetch",
+    "lacking",
     "packages",
     "usable_text",
     "wesnoth_packages",
@@ -107,8 +114,22 @@ def usable_text(text: str) -> bool:
 
 
 def _catalogs(root: Path, lang: str) -> list[Path]:
-    found = [p for p in root.glob(f"usr/share/**/{lang}/LC_MESSAGES/*.mo") if p.is_file()]
+    """The language's catalogs: in its locale folder (``ja``, ``pt_BR``), or, for a catalog that has none
+    there, in a regional folder of a bare code (Warzone 2100 files Japanese under ``ja_JP``)."""
+    locale = locale_name(lang)
+    found = [p for p in root.glob(f"usr/share/**/{locale}/LC_MESSAGES/*.mo") if p.is_file()]
+    if "_" not in locale:
+        have = {p.stem for p in found}
+        regional = [p for p in root.glob(f"usr/share/**/{locale}_[A-Z][A-Z]/LC_MESSAGES/*.mo") if p.is_file()]
+        found += [p for p in regional if p.stem not in have]
     return sorted((p for p in found if p.stem not in SKIPPED_CATALOGS), key=lambda p: (p.stem, str(p)))
+
+
+def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """After the fetch (``raw`` given), the languages none of the games translates."""
+    if raw is None:
+        return {}
+    return {lang: "no game has a catalog in it" for lang in langs if not _catalogs(Path(raw), lang)}
 
 
 def _pairs(catalogs: list[Path]) -> Iterator[tuple[str, str, str]]:
@@ -134,5 +155,6 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
             f"{root}: no game catalogs (usr/share/**/<lang>/LC_MESSAGES/*.mo) for {', '.join(missing)}"
         )
     return {
-        lang: write_pairs(output_path(out_dir, NAME, lang), _pairs(found)) for lang, found in catalogs.items()
+        lang: write_pairs(output_path(out_dir, NAME, lang), _pairs(found), lang=lang)
+        for lang, found in catalogs.items()
     }

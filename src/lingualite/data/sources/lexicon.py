@@ -10,10 +10,13 @@ without any sentence of a held-out domain.
 
 ``lingualite data fetch --sources lexicon`` downloads the ``wordfreq`` wheel (``pip download --no-deps``; its
 code is not installed or imported) and writes ``DATA_DIR/corpora/lexicon/<lang>.txt``: the
-:data:`WORDS_PER_LANGUAGE` most frequent words of ``large_<lang>.msgpack.gz``, most frequent first, one per
-line, letters only (an inner apostrophe or hyphen allowed; no digits, no single letters). Licence: wordfreq's
-data is CC-BY-SA 4.0 (built from Wikipedia, subtitles, news, books, web text and more; word counts only, no
-text), its code MIT.
+:data:`WORDS_PER_LANGUAGE` most frequent words of ``large_<lang>.msgpack.gz`` (``small_<lang>`` where
+wordfreq has no large list: Korean and Turkish, whose small lists hold fewer words), most frequent first,
+one per line, letters only (an inner apostrophe or hyphen allowed; no digits, no single letters, except a
+single Han, Kana or Hangul character, which is a word in Chinese, Japanese and Korean). wordfreq has
+every supported language; its Chinese list is in Simplified characters. Licence: wordfreq's data is
+CC-BY-SA 4.0 (built from Wikipedia, subtitles, news, books, web text and more; word counts only, no text),
+its code MIT.
 
 The wheel's word lists are "cBpack" files: a gzipped msgpack list whose first item is a header
 (``{"format": "cB", "version": 1}``) and whose item ``i`` holds the words of frequency ``-i`` centibels,
@@ -33,14 +36,16 @@ import msgpack
 from lingualite.data.sources.common import ALL_LANGS, SourceUnavailableError, download_wheel
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_path
+from lingualite.text.scripts import CHARACTER_SCRIPTS, script_of
 
 __all__ = ["NAME", "PACKAGE", "WORDS_PER_LANGUAGE", "extract", "fetch", "outputs", "read_cbpack", "words"]
 
 NAME = "lexicon"
 PACKAGE = "wordfreq==3.1.1"
 WORDS_PER_LANGUAGE = 50_000
-_MEMBER = "wordfreq/data/large_{lang}.msgpack.gz"
+_MEMBERS = ("wordfreq/data/large_{lang}.msgpack.gz", "wordfreq/data/small_{lang}.msgpack.gz")
 # letters, optionally joined by one apostrophe or hyphen ("aujourd'hui", "e-mail"); no digits or underscores
+_WORD_CHARACTERS = frozenset({*CHARACTER_SCRIPTS, "Hangul"})  # scripts whose one character can be a word
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
@@ -67,12 +72,14 @@ def read_cbpack(data: bytes, where: str) -> list[list[str]]:
 
 
 def words(bins: list[list[str]], limit: int = WORDS_PER_LANGUAGE) -> Iterator[str]:
-    """The first ``limit`` distinct words of ``bins`` that are letters only and at least two long."""
+    """The first ``limit`` distinct words of ``bins`` that are letters only and at least two long, or one
+    Han, Kana or Hangul character (a word in Chinese, Japanese or Korean: 书, 人, 것)."""
     seen: set[str] = set()
     for word in (w for b in bins for w in b):
         if len(seen) >= limit:
             return
-        if len(word) >= 2 and word not in seen and _WORD.fullmatch(word):
+        long_enough = len(word) >= 2 or script_of(word) in _WORD_CHARACTERS
+        if long_enough and word not in seen and _WORD.fullmatch(word):
             seen.add(word)
             yield word
 
@@ -84,11 +91,13 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
     try:
         with zipfile.ZipFile(wheel) as zf:
             for lang, path in outputs(out_dir, langs).items():
-                member = _MEMBER.format(lang=lang)
-                try:
-                    bins = read_cbpack(zf.read(member), f"{wheel.name}:{member}")
-                except KeyError as exc:
-                    raise LinguaLiteError(f"{wheel}: no word list for {lang!r} ({member})") from exc
+                names = set(zf.namelist())
+                member = next((m.format(lang=lang) for m in _MEMBERS if m.format(lang=lang) in names), None)
+                if member is None:
+                    raise LinguaLiteError(
+                        f"{wheel}: no word list for {lang!r} ({_MEMBERS[0].format(lang=lang)})"
+                    )
+                bins = read_cbpack(zf.read(member), f"{wheel.name}:{member}")
                 n = 0
                 with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
                     for word in words(bins):

@@ -1,11 +1,14 @@
 """LibreOffice UI message catalogs (MPL-2.0): English msgid -> translated msgstr, from gettext ``.mo`` files.
 
 ``fetch`` runs ``apt-get download libreoffice-l10n-<lang>`` and ``dpkg-deb -x``; the catalogs end up under
-``<cache>/root/usr/lib/libreoffice/program/resource/<lang>/LC_MESSAGES/<module>.mo`` (sw, sc, cui, ...).
-No English package is needed: the msgids are the English strings.
+``<cache>/root/usr/lib/libreoffice/program/resource/<dir>/LC_MESSAGES/<module>.mo`` (sw, sc, cui, ...),
+``<dir>`` being :data:`RESOURCE_DIRS` of the language (``pt_BR`` and ``zh_CN`` for Portuguese and Chinese:
+the same variants as the help, :mod:`lingualite.data.sources.libreoffice`). No English package is needed:
+the msgids are the English strings. Every supported language has a language pack.
 
 Per entry: the header, plural entries and untranslated (empty) ones are skipped; keyboard accelerators are
-removed (``~Open``, ``_Open``, ``Collec_t`` -> ``Open``, ``Collect``; ``__`` is a literal underscore),
+removed (``~Open``, ``_Open``, ``Collec_t`` -> ``Open``, ``Collect``; ``__`` is a literal underscore; the
+bracketed accelerators of Chinese, Japanese and Korean strings, ``关闭(~C)`` -> ``关闭``, are removed whole),
 formatting tags (``<b>``, ``<BR>``, ``<font size=1>``) are dropped while visible ``<None>``-style labels
 stay, ``%PRODUCTNAME`` becomes ``LibreOffice`` and the other placeholders (``%1``, ``$(ARG1)``,
 ``$name$``...) are kept as written. A side needs :data:`~lingualite.data.sources.common.MIN_WORDS` words
@@ -35,15 +38,19 @@ from lingualite.data.sources.common import (
     ALL_LANGS,
     MIN_WORDS,
     clean_text,
+    locale_name,
     output_path,
     write_pairs,
 )
+from lingualite.data.sources.libreoffice import HELP_DIRS
 from lingualite.data.sources.mo import MoEntry, read_mo
 from lingualite.errors import LinguaLiteError
+from lingualite.text.segmentation import length_units
 
 __all__ = [
     "NAME",
     "PACKAGES",
+    "RESOURCE_DIRS",
     "clean_ui_text",
     "doc_group",
     "extract",
@@ -53,12 +60,16 @@ __all__ = [
 ]
 
 NAME = "libreoffice-ui"
-PACKAGES = {lang: f"libreoffice-l10n-{lang}" for lang in ALL_LANGS}
+# The catalog folder of each language (the help's variant, with an underscore) and its package.
+RESOURCE_DIRS: dict[str, str] = {lang: locale_name(lang) for lang in ALL_LANGS}
+PACKAGES: dict[str, str] = {lang: f"libreoffice-l10n-{HELP_DIRS[lang].lower()}" for lang in ALL_LANGS}
 _RESOURCE_SUBDIR = Path("usr/lib/libreoffice/program/resource")
 PRODUCT_NAME = "LibreOffice"
 
 _TAG = re.compile(r"</?(?:br|b|i|u|s|font|span|a|big|small|sub|sup)\b[^<>]*/?>", re.I)
 _TILDE = re.compile(r"~(?=\S)")
+# Chinese, Japanese and Korean catalogs add the accelerator as a bracketed Latin letter: 关闭(~C), 削除(_D)
+_BRACKETED_ACCELERATOR = re.compile(r"\s?\([~_][A-Za-z0-9]\)")
 _MNEMONIC = re.compile(r"(?<!_)_(?=[^\W_])")  # a single underscore before a letter or digit (GTK)
 _PLACEHOLDER = re.compile(
     r"%[A-Z][A-Z0-9_]*%?|%\d+|%[sdnu]\b|\$\([A-Za-z0-9_]+\)|\$[A-Za-z_]+\$|\$\d+\$?|\$[A-Z][A-Z_]*|#\d+|#N\b"
@@ -93,16 +104,19 @@ def clean_ui_text(text: str, dialog: bool = True) -> str:
     ``dialog``: a ``.ui`` string, whose accelerator is GTK's ``_`` (code strings use only ``~``).
     """
     text = html.unescape(_TAG.sub(" ", text)) if "<" in text or "&" in text else text
-    text = _TILDE.sub("", text)
+    text = _TILDE.sub("", _BRACKETED_ACCELERATOR.sub("", text))
     if dialog and "_" in text:
         text = _MNEMONIC.sub("", text, count=1).replace("__", "_")
     text = text.replace("%PRODUCTNAME", PRODUCT_NAME)
     return clean_text(text)
 
 
-def real_words(text: str) -> int:
-    """Words holding a letter once placeholders (``%1``, ``$(ARG1)``, ``%NAME``, ...) are removed."""
-    return sum(1 for word in _PLACEHOLDER.sub(" ", text).split() if _LETTER.search(word))
+def real_words(text: str, lang: str | None = None) -> float:
+    """Words holding a letter once placeholders (``%1``, ``$(ARG1)``, ``%NAME``, ...) are removed, in the
+    units of :func:`~lingualite.text.segmentation.length_units` (Chinese and Japanese characters scaled to
+    words, so an unspaced Chinese string is not one word)."""
+    words = [word for word in _PLACEHOLDER.sub(" ", text).split() if _LETTER.search(word)]
+    return length_units(" ".join(words), lang)
 
 
 def doc_group(context: str | None) -> str:
@@ -119,7 +133,7 @@ def _usable(entry: MoEntry) -> bool:
     return entry.plural is None and bool(entry.msgid.strip()) and bool(entry.msgstr.strip())
 
 
-def _pairs(lang_dir: Path) -> Iterator[tuple[str, str, str]]:
+def _pairs(lang_dir: Path, lang: str | None = None) -> Iterator[tuple[str, str, str]]:
     first_doc: dict[str, str] = {}  # normalized English -> the document it first appeared in
     for mo in sorted(lang_dir.glob("*.mo")):
         for entry in read_mo(mo):
@@ -127,7 +141,7 @@ def _pairs(lang_dir: Path) -> Iterator[tuple[str, str, str]]:
                 continue
             dialog = entry.context is not None and "|" in entry.context
             en, xx = clean_ui_text(entry.msgid, dialog), clean_ui_text(entry.msgstr, dialog)
-            if min(real_words(en), real_words(xx)) < MIN_WORDS:
+            if min(real_words(en, "en"), real_words(xx, lang)) < MIN_WORDS:
                 continue
             doc = first_doc.setdefault(normalize_light(en), f"loui:{mo.stem}/{doc_group(entry.context)}")
             yield en, xx, doc
@@ -136,10 +150,11 @@ def _pairs(lang_dir: Path) -> Iterator[tuple[str, str, str]]:
 def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[str, int]:
     """Write ``out_dir/libreoffice-ui/en-<lang>.tsv`` for each language; return pair counts."""
     root = find_resource_root(Path(raw))
-    missing = [lang for lang in langs if not any((root / lang / "LC_MESSAGES").glob("*.mo"))]
+    folders = {lang: root / RESOURCE_DIRS[lang] / "LC_MESSAGES" for lang in langs}
+    missing = [lang for lang, folder in folders.items() if not any(folder.glob("*.mo"))]
     if missing:
         raise LinguaLiteError(f"{root}: no UI catalogs for {', '.join(missing)}; fetch them first")
     return {
-        lang: write_pairs(output_path(out_dir, NAME, lang), _pairs(root / lang / "LC_MESSAGES"))
-        for lang in langs
+        lang: write_pairs(output_path(out_dir, NAME, lang), _pairs(folder, lang), lang=lang)
+        for lang, folder in folders.items()
     }

@@ -6,13 +6,22 @@ translation, for distillation with a multilingual teacher (``data.monolingual_fi
 sentence per line, for English and each requested language. Packages (any version) and licences:
 
 * fortune cookies: ``fortunes`` (en; BSD fortune data), ``fortunes-de`` (GPL-2+), ``fortunes-es``
-  (GPL-2+), ``fortunes-it`` (public domain); there is no French fortunes package in Debian. Quotations,
-  proverbs, jokes: the most general text packages hold. ASCII-art files and the offensive (``off/``)
-  collections are skipped; the attribution line of each quotation is dropped.
-* ``debian-reference-<lang>`` (GPL-2+): the Debian Reference manual, one HTML file per chapter; a
-  paragraph of a translation identical to one of the English manual is untranslated and is dropped there.
-* ``manpages-<fr|de|es|it>`` (translations GPL-3+, per page): translated manual pages (groff), running
-  text only (no ``.nf`` blocks, no option lists).
+  (GPL-2+), ``fortunes-it`` (public domain), ``fortunes-pl`` (GPL-2+), ``fortunes-ru`` (GPL-2+) and
+  ``fortunes-zh`` (GPL-3+; its ``chinese`` file of modern prose: Debian's code of conduct, tips; its Tang and
+  Song poems are not prose and are left out); there is no French, Dutch, Portuguese, Turkish, Japanese or
+  Korean fortunes package in Debian. Quotations, proverbs, jokes: the most general text packages hold.
+  ASCII-art files and the offensive (``off/``) collections are skipped; the attribution line of each
+  quotation is dropped; terminal colour codes are removed.
+* ``debian-reference-<lang>`` (GPL-2+; en, fr, de, es, it, ja, pt-br, zh-cn): the Debian Reference manual,
+  one HTML file per chapter; a paragraph of a translation identical to one of the English manual is
+  untranslated and is dropped there.
+* ``manpages-<lang>`` (fr, de, es, it, nl, pl, pt-br, ru, tr: the manpages-l10n translations, GPL-3+ per
+  page; ja: JM project, the licence of each original page; zh: GPL-2+/GFDL per page, its ``zh_CN``
+  pages): translated manual pages (groff), running text only (no ``.nf`` blocks, no option lists).
+
+Korean has none of these packages (:func:`lacking`). Portuguese is Brazilian and Chinese Simplified, as in
+every source (:func:`~lingualite.data.sources.common.locale_name`). Wrapped lines of Chinese and Japanese
+text are joined without a space (:func:`~lingualite.text.segmentation.join_lines`).
 
 Sentences: paragraphs (a fortune entry, an HTML ``<p>``, a man page paragraph) are split with the shared
 rule-based splitter and kept when they read as prose (:func:`lingualite.data.sources.plain_text.prose_sentences`),
@@ -28,7 +37,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from lingualite.data.sources.apt import download_and_unpack
-from lingualite.data.sources.common import ALL_LANGS
+from lingualite.data.sources.common import ALL_LANGS, locale_name
 from lingualite.data.sources.plain_text import (
     fortune_entries,
     html_paragraphs,
@@ -37,11 +46,61 @@ from lingualite.data.sources.plain_text import (
 )
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_path
+from lingualite.languages import ENGLISH, LANGUAGES
+from lingualite.text.scripts import script_units
 
-__all__ = ["NAME", "english", "extract", "fetch", "language_sentences", "outputs", "packages", "scriptural"]
+__all__ = [
+    "NAME",
+    "english",
+    "extract",
+    "fetch",
+    "lacking",
+    "language_sentences",
+    "outputs",
+    "own_script",
+    "packages",
+    "scriptural",
+]
 
 NAME = "monolingual"
-FORTUNES = {"en": "fortunes", "de": "fortunes-de", "es": "fortunes-es", "it": "fortunes-it"}
+# The packages of each language (Portuguese Brazilian, Chinese Simplified: see common.locale_name).
+FORTUNES = {
+    "en": "fortunes",
+    "de": "fortunes-de",
+    "es": "fortunes-es",
+    "it": "fortunes-it",
+    "pl": "fortunes-pl",
+    "ru": "fortunes-ru",
+    "zh": "fortunes-zh",
+}
+REFERENCES = {
+    lang: f"debian-reference-{_suffix}"
+    for lang, _suffix in {
+        "en": "en",
+        "fr": "fr",
+        "de": "de",
+        "es": "es",
+        "it": "it",
+        "ja": "ja",
+        "pt": "pt-br",
+        "zh": "zh-cn",
+    }.items()
+}
+MANPAGES = {
+    "fr": "manpages-fr",
+    "de": "manpages-de",
+    "es": "manpages-es",
+    "it": "manpages-it",
+    "nl": "manpages-nl",
+    "pl": "manpages-pl",
+    "pt": "manpages-pt-br",
+    "ru": "manpages-ru",
+    "tr": "manpages-tr",
+    "zh": "manpages-zh",  # zh_CN and zh_TW pages; the zh_CN ones are read
+    "ja": "manpages-ja",
+}
+# fortunes-zh puts its files beside the English ones: which of them are Chinese, and which are prose.
+_CHINESE_FORTUNES = {"chinese": True, "tang300": False, "song100": False}
 _FORTUNE_DIR = Path("usr/share/games/fortunes")
 _REFERENCE_DIR = Path("usr/share/debian-reference")
 _MAN_DIR = Path("usr/share/man")
@@ -83,20 +142,47 @@ def scriptural(text: str, attribution: str = "") -> bool:
     return bool(_BIBLE.search(text) or _BIBLE.search(attribution) or _VERSE.search(attribution))
 
 
-def english(sentence: str) -> bool:
-    """At least a quarter of the words are English function words (an untranslated sentence)."""
+# English function words that are ordinary words of another language ("Dit is het", "To jest plik"): not
+# evidence of English in that language's text.
+_ALSO_NATIVE = {"nl": frozenset({"is", "of"}), "pl": frozenset({"to", "by"})}
+
+
+def english(sentence: str, lang: str | None = None) -> bool:
+    """At least a quarter of the words are English function words (an untranslated sentence), not counting
+    those that are also words of ``lang`` (Dutch "is", "of"; Polish "to", "by")."""
     words = [w.strip(".,;:!?()\"'").lower() for w in sentence.split()]
-    return sum(w in _ENGLISH for w in words) >= 0.25 * len(words)
+    function_words = _ENGLISH - _ALSO_NATIVE.get(lang or "", frozenset())
+    return sum(w in function_words for w in words) >= 0.25 * len(words)
+
+
+def own_script(sentence: str, lang: str) -> bool:
+    """For a language not written in Latin letters, at least half the sentence's script units (words,
+    or Han/Kana characters) are in its own scripts: an untranslated English sentence is not Russian."""
+    row = LANGUAGES.get(lang)
+    if row is None or row.latin:
+        return True
+    units = script_units(sentence)
+    return sum(units[s] for s in row.scripts) >= 0.5 * sum(units.values())
 
 
 def packages(langs: Sequence[str]) -> list[str]:
     """The Debian packages behind English and ``langs``."""
-    out: list[str] = []
-    for lang in ("en", *langs):
-        out += [FORTUNES[lang]] if lang in FORTUNES else []
-        out.append(f"debian-reference-{lang}")
-        out += [] if lang == "en" else [f"manpages-{lang}"]
+    out = [
+        table[lang]
+        for lang in (ENGLISH, *langs)
+        for table in (FORTUNES, REFERENCES, MANPAGES)
+        if lang in table
+    ]
     return list(dict.fromkeys(out))
+
+
+def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """The languages of ``langs`` that no fortunes, Debian Reference or man page package is written in."""
+    return {
+        lang: "Debian has no fortunes, Debian Reference or man pages in it"
+        for lang in langs
+        if not any(lang in table for table in (FORTUNES, REFERENCES, MANPAGES))
+    }
 
 
 def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
@@ -110,36 +196,45 @@ def outputs(out_dir: Path, langs: Sequence[str]) -> dict[str, Path]:
 
 
 def _fortune_files(root: Path, lang: str) -> list[Path]:
-    folder = root / _FORTUNE_DIR / ("" if lang == "en" else lang)
+    top = lang in (ENGLISH, "zh")  # both in the top folder
+    folder = root / _FORTUNE_DIR / ("" if top else lang)
     if lang not in FORTUNES or not folder.is_dir():
         return []
-    return sorted(
+    files = [
         p
         for p in folder.iterdir()
         if p.is_file() and not p.is_symlink() and not p.suffix and p.name not in _ART
-    )
+    ]
+    if lang == "zh":
+        return sorted(p for p in files if _CHINESE_FORTUNES.get(p.name))
+    return sorted(p for p in files if p.name not in _CHINESE_FORTUNES or not top)
 
 
 def _fortune_paragraphs(root: Path, lang: str) -> Iterator[str]:
     for path in _fortune_files(root, lang):
         for text, attribution in fortune_entries(path):
             if not scriptural(text, attribution):
-                yield text
+                yield from text.split("\n")
 
 
 def _reference_paragraphs(root: Path, lang: str) -> Iterator[str]:
     folder = root / _REFERENCE_DIR
+    if lang not in REFERENCES:
+        return
     english: set[str] = set()
     if lang != "en":
         english = {p for f in sorted(folder.glob("*.en.html")) for p in html_paragraphs(f)}
-    for path in sorted(folder.glob(f"*.{lang}.html")):
+    suffix = REFERENCES[lang].removeprefix("debian-reference-")  # the pages' language tag: pt-br, zh-cn
+    for path in sorted(folder.glob(f"*.{suffix}.html")):
         yield from (p for p in html_paragraphs(path) if p not in english)
 
 
 def _man_paragraphs(root: Path, lang: str) -> Iterator[str]:
     if lang == "en":
         return
-    for path in sorted((root / _MAN_DIR / lang).glob("man*/*")):
+    if lang not in MANPAGES:
+        return
+    for path in sorted((root / _MAN_DIR / locale_name(lang)).glob("man*/*")):
         if path.is_file() and not path.is_symlink():
             yield from man_paragraphs(path)
 
@@ -149,7 +244,9 @@ def language_sentences(root: Path, lang: str) -> Iterator[str]:
     seen: set[str] = set()
     for reader in (_fortune_paragraphs, _reference_paragraphs, _man_paragraphs):
         for sentence in prose_sentences(reader(root, lang), lang):
-            if sentence in seen or scriptural(sentence) or (lang != "en" and english(sentence)):
+            if sentence in seen or scriptural(sentence) or (lang != "en" and english(sentence, lang)):
+                continue
+            if not own_script(sentence, lang):
                 continue
             seen.add(sentence)
             yield sentence

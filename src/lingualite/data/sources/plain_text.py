@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from lingualite.data.sources.common import MIN_WORDS, clean_text
-from lingualite.text.segmentation import length_units, split_sentences, starts_sentence
+from lingualite.text.segmentation import join_lines, length_units, split_sentences, starts_sentence
 
 __all__ = ["fortune_entries", "html_paragraphs", "man_paragraphs", "prose_sentences"]
 
@@ -62,16 +62,31 @@ def _decode(data: bytes) -> str:
 
 
 _ATTRIBUTION = re.compile(r"^\s*(--|―|—\s)")
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")  # terminal colour codes (fortunes-zh colours its titles)
+
+
+def _paragraphs(lines: list[str]) -> str:
+    """Wrapped lines joined (:func:`join_lines`), blank-line-separated paragraphs kept apart by ``\\n``."""
+    blocks: list[list[str]] = [[]]
+    for line in lines:
+        if line.strip():
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    return "\n".join(clean_text(join_lines(b)) for b in blocks if b)
 
 
 def fortune_entries(path: Path) -> Iterator[tuple[str, str]]:
     """``(text, attribution)`` of each entry of a fortune file (entries end at a line ``%``; an attribution
-    line starts with ``--``). Lines with overstriking (backspaces) are dropped."""
-    text, attribution = [], []
-    for line in [*_decode(path.read_bytes()).splitlines(), "%"]:
+    line starts with ``--``); the paragraphs of the text (blank-line separated) are joined by ``\\n``.
+    Colour codes are removed; lines with other terminal controls (overstriking backspaces) are dropped."""
+    text: list[str] = []
+    attribution: list[str] = []
+    for raw in [*_decode(path.read_bytes()).splitlines(), "%"]:
+        line = _COLOUR.sub("", raw)
         if line.strip() == "%":
-            if text:
-                yield clean_text(" ".join(text)), clean_text(" ".join(attribution))
+            if any(t.strip() for t in text):
+                yield _paragraphs(text), clean_text(join_lines(attribution))
             text, attribution = [], []
         elif "\b" in line or "\x1b" in line:
             continue
@@ -132,7 +147,7 @@ def man_paragraphs(path: Path) -> list[str]:
             name, _, args = line[1:].strip().partition(" ")
             if name in _BREAK_MACROS or name.startswith('\\"'):
                 if current:
-                    paragraphs.append(clean_text(" ".join(current)))
+                    paragraphs.append(clean_text(join_lines(current)))
                 current = []
                 verbatim = {"nf": True, "fi": False}.get(name, verbatim)
             elif name in _TEXT_MACROS and not verbatim:
@@ -140,5 +155,5 @@ def man_paragraphs(path: Path) -> list[str]:
         elif not verbatim and not line.startswith('\\"'):
             current.append(_groff_text(line))
     if current:
-        paragraphs.append(clean_text(" ".join(current)))
+        paragraphs.append(clean_text(join_lines(current)))
     return [p for p in paragraphs if p]

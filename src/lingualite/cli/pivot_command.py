@@ -1,0 +1,69 @@
+"""``lingualite data pivot``: non-English held-out pairs (zh-ru, pl-ru, ja-ko...) from the prepared en-xx ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, in_data_dir
+
+
+def data_pivot(
+    pairs: Annotated[
+        list[str],
+        typer.Argument(help="Language pairs without English, e.g. zh-ru pl-ru ja-ko.", show_default=False),
+    ],
+    prepared: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder of the prepared en-xx pairs \\[default: DATA_DIR/prepared].", show_default=False
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where the xx-yy folders go \\[default: PREPARED, beside en-xx, where the recipes' "
+            "prepared/*/test.tsv globs include them].",
+            show_default=False,
+        ),
+    ] = None,
+    splits: Annotated[
+        str, typer.Option(help="Comma-separated held-out splits to build: valid, test.")
+    ] = "valid,test",
+    data_dir: DataDirOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Build xx-yy valid/test pairs from the prepared en-xx and en-yy ones, joined on (document, English).
+
+    The packaged sources align every language to the same English unit and document (LibreOffice page
+    paragraph, Bible verse, Debian description), so the two translations of one English sentence are a pair.
+    A document is held out in every language alike (the split is a hash of its id), so a test pair is a test
+    pair on both sides; training splits are never read. Writes OUT/xx-yy/{valid,test}.tsv and stats.json.
+
+    \b
+    Examples:
+      lingualite data pivot zh-ru pl-ru ja-ko
+      lingualite data pivot de-fr --splits test --data-dir /work/data
+    """
+    from lingualite.data.pivot import pivot_pairs
+    from lingualite.languages import pair_name, parse_pair
+
+    folder = in_data_dir(prepared, data_dir, "prepared")
+    rows: dict[str, dict[str, int]] = {}
+    try:
+        wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
+        for name in pairs:
+            src, tgt = parse_pair(name)
+            target = out / pair_name(src, tgt) if out is not None else None
+            stats = pivot_pairs(folder, src, tgt, splits=wanted, out_dir=target)
+            for split, counts in stats["splits"].items():
+                rows[f"{pair_name(src, tgt)} {split}"] = {k: v for k, v in counts.items() if "/" not in k}
+    except USER_ERRORS as exc:
+        fail(exc)
+    emit(
+        {"prepared": str(folder), "out": str(out or folder), "pairs": rows},
+        "Pivot pairs through English",
+        as_json,
+    )
