@@ -42,19 +42,20 @@ def test_data_pivot_writes_each_pair_into_the_data_dir(tmp_path: Path) -> None:
     result = runner.invoke(app, ["data", "pivot", "zh-ru", "ru-zh", "--data-dir", str(data), "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    assert out["prepared"] == str(data / "prepared")
+    assert out["prepared"] == str(data / "prepared") and out["out"] == str(data / "prepared-pivot")
+    assert not (data / "prepared" / "zh-ru").exists()  # outside the recipes' prepared/*/ globs
     assert set(out["pairs"]) == {"zh-ru valid", "zh-ru test", "ru-zh valid", "ru-zh test"}
     for name in ("zh-ru", "ru-zh"):
-        lines = (data / "prepared" / name / "test.tsv").read_text(encoding="utf-8").splitlines()
+        lines = (data / "prepared-pivot" / name / "test.tsv").read_text(encoding="utf-8").splitlines()
         assert len(lines) == out["pairs"][f"{name} test"]["kept"] > 0
-    first = (data / "prepared" / "ru-zh" / "test.tsv").read_text(encoding="utf-8").splitlines()[0]
+    first = (data / "prepared-pivot" / "ru-zh" / "test.tsv").read_text(encoding="utf-8").splitlines()[0]
     assert first.split("\t")[0].startswith("документ")  # ru first, as asked
     result = runner.invoke(
         app, ["data", "pivot", "zh-ru", "--data-dir", str(data), "--out", str(tmp_path / "pv")]
     )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "pv" / "zh-ru" / "test.tsv").read_text() == (
-        data / "prepared/zh-ru/test.tsv"
+        data / "prepared-pivot/zh-ru/test.tsv"
     ).read_text()
 
 

@@ -24,8 +24,8 @@ def data_pivot(
     out: Annotated[
         Path | None,
         typer.Option(
-            help="Where the xx-yy folders go \\[default: PREPARED, beside en-xx, where the recipes' "
-            "prepared/*/test.tsv globs include them].",
+            help="Where the xx-yy folders go \\[default: DATA_DIR/prepared-pivot, outside the "
+            "prepared/*/ globs the recipes train and validate on].",
             show_default=False,
         ),
     ] = None,
@@ -47,23 +47,24 @@ def data_pivot(
       lingualite data pivot zh-ru pl-ru ja-ko
       lingualite data pivot de-fr --splits test --data-dir /work/data
     """
-    from lingualite.data.pivot import pivot_pairs
+    from lingualite.data.pivot import PIVOT_DIR, pivot_pairs
     from lingualite.languages import pair_name, parse_pair
 
     folder = in_data_dir(prepared, data_dir, "prepared")
+    out = in_data_dir(out, data_dir, PIVOT_DIR)
     rows: dict[str, dict[str, int]] = {}
     try:
         wanted = tuple(s.strip() for s in splits.split(",") if s.strip())
         for name in pairs:
             src, tgt = parse_pair(name)
-            target = out / pair_name(src, tgt) if out is not None else None
+            target = out / pair_name(src, tgt)
             stats = pivot_pairs(folder, src, tgt, splits=wanted, out_dir=target)
             for split, counts in stats["splits"].items():
                 rows[f"{pair_name(src, tgt)} {split}"] = {k: v for k, v in counts.items() if "/" not in k}
     except USER_ERRORS as exc:
         fail(exc)
     emit(
-        {"prepared": str(folder), "out": str(out or folder), "pairs": rows},
+        {"prepared": str(folder), "out": str(out), "pairs": rows},
         "Pivot pairs through English",
         as_json,
     )

@@ -37,7 +37,7 @@ from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_path, write_json
 from lingualite.languages import ENGLISH, check_languages, pair_name
 
-__all__ = ["PIVOT_SPLITS", "pivot_pairs"]
+__all__ = ["PIVOT_DIR", "PIVOT_SPLITS", "pivot_pairs"]
 
 PIVOT_SPLITS: tuple[SplitName, ...] = ("valid", "test")
 _SPLIT_KEYS = ("valid_fraction", "test_fraction", "seed")
@@ -110,6 +110,11 @@ def _join(
 def _write_tsv(path: Path, rows: list[tuple[str, str, str]]) -> None:
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.writelines(f"{s}\t{t}\t{d}\n" for s, t, d in rows)
+
+
+PIVOT_DIR = "prepared-pivot"
+"""Where ``lingualite data pivot`` writes under the data folder: beside ``prepared/``, not in it, so the shipped
+configs' ``prepared/*/`` globs (English-centred training and validation) do not pick the pivots up."""
 
 
 def pivot_pairs(
