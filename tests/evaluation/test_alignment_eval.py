@@ -108,3 +108,23 @@ def test_missing_split_or_language_is_a_clear_error(tmp_path: Path) -> None:
         load_cases(root, prepared, "de")
     with pytest.raises(LinguaLiteError, match=">= 500 paragraphs"):
         load_cases(root, prepared, "fr", min_paragraphs=500)
+
+
+def test_any_two_languages_pair_on_pages_held_out_for_both(tmp_path: Path) -> None:
+    root, prepared = _help_tree(tmp_path)
+    for i in range(12):  # the same pages in Chinese and Russian
+        n = 5 if i % 3 == 0 else 25
+        for lang, word in (("zh-CN", "中文段落"), ("ru", "Абзац")):
+            pars = {f"par_id{i}_{k}": f"{word} {k} {i}" for k in range(n)}
+            path = root / lang / "text" / "swriter" / f"page{i}.html"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(_page(pars), encoding="utf-8")
+    split = {"valid_fraction": 0.25, "test_fraction": 0.5, "seed": 7}
+    for pair in ("en-zh", "en-ru"):
+        (prepared / pair).mkdir()
+        (prepared / pair / "stats.json").write_text(json.dumps({"config": {"split": split}}))
+    cases = load_cases(root, prepared, "ru", min_paragraphs=20, drop=0.0, src="zh")
+    english = load_cases(root, prepared, "fr", min_paragraphs=20, drop=0.0)
+    assert [c.name.split(":")[1] for c in cases] == [c.name.split(":")[1] for c in english]
+    assert all(c.name.startswith("zh-ru:") and c.src[0].startswith("中文段落") for c in cases)
+    assert all(c.tgt[0].startswith("Абзац") and len(c.gold) == 25 for c in cases)

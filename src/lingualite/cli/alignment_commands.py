@@ -156,8 +156,19 @@ def eval_align(
     model: ModelOpt = None,
     method: MethodOpt = "embedding",
     langs: Annotated[
-        str, typer.Option(help="Comma-separated languages paired with English.")
-    ] = "fr,de,es,it",
+        str | None,
+        typer.Option(
+            help="Comma-separated languages paired with English \\[default: every supported language].",
+            show_default=False,
+        ),
+    ] = None,
+    pairs: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated pairs of any two languages (zh-ru,ja-ko,en-fr), instead of --langs.",
+            show_default=False,
+        ),
+    ] = None,
     min_paragraphs: Annotated[
         int, typer.Option(min=1, help="Pages with fewer shared paragraphs are left out.")
     ] = 20,
@@ -185,7 +196,7 @@ def eval_align(
     threads: ThreadsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Document alignment F1 on held-out LibreOffice help pages (English vs each language).
+    """Document alignment F1 on held-out LibreOffice help pages (English vs each language, or any pairs).
 
     Gold: paragraphs with the same id on both pages; 15% of each side's paragraphs are dropped (seeded) so
     that skips are needed; only pages of the prepared test split with >= 20 paragraphs. Reports Vecalign's
@@ -195,8 +206,10 @@ def eval_align(
     Examples:
       lingualite eval align --model use-m
       lingualite eval align --method gale-church --langs fr,de
+      lingualite eval align --model use-m --pairs zh-ru,ja-ko
     """
     from lingualite.evaluation.alignment import evaluate_aligner, load_cases
+    from lingualite.languages import ENGLISH, TRANSLATION_LANGS, check_languages, pair_name, parse_pair
 
     raw, prep = (
         in_data_dir(help_pages, data_dir, "cache/libreoffice"),
@@ -206,10 +219,15 @@ def eval_align(
         if split not in ("test", "valid"):
             raise LinguaLiteError(f"--split: {split!r} is not test or valid")
         aligner = make_aligner(method, model, max_block, skip_cost, skip_percentile, False, threads)
+        if pairs:
+            todo = [parse_pair(p.strip()) for p in pairs.split(",") if p.strip()]
+        else:
+            wanted = check_languages(x.strip() for x in langs.split(",")) if langs else TRANSLATION_LANGS
+            todo = [(ENGLISH, lang) for lang in wanted]
         per_pair = {}
-        for lang in langs.split(","):
-            cases = load_cases(raw, prep, lang, min_paragraphs, drop, seed, split)
-            per_pair[f"en-{lang}"] = evaluate_aligner(aligner, cases)
+        for src, tgt in todo:
+            cases = load_cases(raw, prep, tgt, min_paragraphs, drop, seed, split, src=src)
+            per_pair[pair_name(src, tgt)] = evaluate_aligner(aligner, cases)
     except USER_ERRORS as exc:
         fail(exc)
     mean_f1 = sum(r["f1"] for r in per_pair.values()) / len(per_pair)

@@ -142,21 +142,29 @@ def load_cases(
     drop: float = 0.15,
     seed: int = 0,
     split: str = "test",
+    src: str = "en",
 ) -> list[AlignmentCase]:
-    """The evaluation documents of en-``lang``: held-out pages with >= ``min_paragraphs`` shared ids."""
+    """The evaluation documents of ``src``-``lang``: pages held out (in ``split``) for every non-English side
+    of the pair, with >= ``min_paragraphs`` paragraph ids on both pages. ``src`` is English by default; any
+    two supported languages pair, since every help page has the same paragraph ids in every language."""
     from lingualite.data.sources.libreoffice import HELP_DIRS, find_help_root, parse_page
 
     root = find_help_root(Path(raw))
-    if lang not in HELP_DIRS or not (root / HELP_DIRS[lang] / "text").is_dir():
-        raise LinguaLiteError(f"{root}: no help pages for {lang!r}; fetch them first")
+    for side in (src, lang):
+        if side not in HELP_DIRS or not (root / HELP_DIRS[side] / "text").is_dir():
+            raise LinguaLiteError(f"{root}: no help pages for {side!r}; fetch them first")
+    sides = [x for x in (src, lang) if x != "en"]
+    held = [set(held_out_pages(root, Path(prepared), x, split)) for x in sides]
+    pages = sorted(set.intersection(*held))
     cases = []
-    for page in held_out_pages(root, Path(prepared), lang, split):
-        other = root / HELP_DIRS[lang] / "text" / page
-        if not other.is_file():
+    for page in pages:
+        a, b = (root / HELP_DIRS[x] / "text" / page for x in (src, lang))
+        if not (a.is_file() and b.is_file()):
             continue
-        en, xx = parse_page(root / HELP_DIRS["en"] / "text" / page), parse_page(other)
-        if sum(1 for k in en if k in xx) >= min_paragraphs:
-            cases.append(build_case(f"{lang}:{page}", en, xx, drop, seed))
+        src_pars, tgt_pars = parse_page(a), parse_page(b)
+        if sum(1 for k in src_pars if k in tgt_pars) >= min_paragraphs:
+            name = f"{lang}:{page}" if src == "en" else f"{src}-{lang}:{page}"
+            cases.append(build_case(name, src_pars, tgt_pars, drop, seed))
     if not cases:
-        raise LinguaLiteError(f"{root}: no {split} page for en-{lang} has >= {min_paragraphs} paragraphs")
+        raise LinguaLiteError(f"{root}: no {split} page for {src}-{lang} has >= {min_paragraphs} paragraphs")
     return cases
