@@ -82,3 +82,16 @@ def test_end_to_end_with_tfidf(tmp_path: Path) -> None:
     row = result["en-fr/1:10"]
     assert 0 <= row["precision"] <= 1 and 0 <= row["recall"] <= 1 and row["gold"] == 5
     assert np.isfinite(row["threshold"])
+
+
+def test_a_pivot_folder_without_training_text_keeps_the_ratios_it_can_fill(tmp_path: Path) -> None:
+    en_fr, zh_ru = tmp_path / "en-fr", tmp_path / "zh-ru"
+    for split, n, prefix in (("train", 300, "r"), ("valid", 60, "v"), ("test", 60, "t")):
+        write_split(en_fr / f"{split}.tsv", fake_pairs(prefix, n))
+    for split, prefix in (("valid", "v"), ("test", "t")):  # 60 pairs: 1:1 fits, 1:10 does not
+        write_split(zh_ru / f"{split}.tsv", fake_pairs("zh" + prefix, 60))
+    result = evaluate_mining(TfidfEncoder(), [en_fr, zh_ru], n_gold=5, ratios=(1, 10))
+    assert set(result) == {"en-fr/1:1", "en-fr/1:10", "zh-ru/1:1", "mean/1:1", "mean/1:10"}
+    assert result["mean/1:10"]["f1"] == result["en-fr/1:10"]["f1"]
+    with pytest.raises(ValueError, match="not enough distractors for 1:1"):
+        evaluate_mining(TfidfEncoder(), [zh_ru], n_gold=40, ratios=(1, 10))

@@ -117,7 +117,7 @@ def eval_mine(
     pairs: Annotated[
         list[Path] | None,
         typer.Option(
-            help="en-xx folders with valid.tsv and test.tsv \\[default: DATA_DIR/prepared/*].",
+            help="Pair folders with valid.tsv and test.tsv (en-xx, or xx-yy from `lingualite data pivot`) \\[default: DATA_DIR/prepared/*].",
             show_default=False,
         ),
     ] = None,

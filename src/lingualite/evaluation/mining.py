@@ -119,6 +119,26 @@ def best_threshold(mined: MinedBitext, gold: set[tuple[int, int]]) -> float:
     return float(mined.score[cut])
 
 
+def _tasks_that_fit(
+    folder: Path, known: list[Path], topup: Path | None, n_gold: int, ratios: list[int], seed: int
+) -> tuple[dict[str, MiningTask], list[int]]:
+    """The valid and test tasks at the largest ratio the folder's text allows, and the ratios they serve: a
+    folder without a training split (``lingualite data pivot``'s xx-yy pairs) has fewer distractors, so its
+    largest ratios are left out rather than failing the run."""
+    for top in range(len(ratios) - 1, -1, -1):
+        try:
+            tasks = {
+                split: build_task(folder / f"{split}.tsv", known, topup, n_gold, ratios[top], seed)
+                for split in ("valid", "test")
+            }
+        except ValueError as exc:
+            if "not enough distractors" not in str(exc) or top == 0:
+                raise
+            continue
+        return tasks, ratios[: top + 1]
+    raise AssertionError("unreachable")
+
+
 def evaluate_mining(
     encoder: Encoder,
     pair_dirs: Sequence[Path],
@@ -128,31 +148,30 @@ def evaluate_mining(
     mode: str = "max",
     seed: int = 0,
 ) -> dict[str, dict[str, float]]:
-    """Mining P/R/F1 on each ``en-xx`` folder's test split (threshold from its valid split) at each ratio:
-    ``{"en-fr/1:10": {"precision", "recall", "f1", "threshold", ...}}``."""
+    """Mining P/R/F1 on each pair folder's test split (threshold from its valid split) at each ratio:
+    ``{"en-fr/1:10": {"precision", "recall", "f1", "threshold", ...}}``. Any pair folder works (``en-xx``, or
+    ``zh-ru`` from ``lingualite data pivot``); ratios beyond what a folder's text allows are left out of its
+    rows (the means average the folders that have the ratio)."""
     out: dict[str, dict[str, float]] = {}
     for folder in pair_dirs:
         known = [folder / f"{s}.tsv" for s in ("train", "valid", "test") if (folder / f"{s}.tsv").exists()]
         topup = folder / "train.tsv" if (folder / "train.tsv").exists() else None
+        tasks, feasible = _tasks_that_fit(folder, known, topup, n_gold, sorted(ratios), seed)
         mined = {}
-        tasks = {}
-        for split in ("valid", "test"):
-            task = build_task(folder / f"{split}.tsv", known, topup, n_gold, max(ratios), seed)
+        for split, task in tasks.items():
             src_vec, tgt_vec = embed(encoder, task.src, task.tgt)
-            for ratio in ratios:
+            for ratio in feasible:
                 n = n_gold * (1 + ratio)
-                tasks[split, ratio] = task.subset(ratio)
                 mined[split, ratio] = mine_embeddings(src_vec[:n], tgt_vec[:n], k=k, mode=mode)
-        for ratio in ratios:
-            threshold = best_threshold(mined["valid", ratio], tasks["valid", ratio].gold)
-            row = prf(mined["test", ratio], tasks["test", ratio].gold, threshold)
-            out[f"{folder.name}/1:{ratio}"] = {
-                **row,
-                "threshold": threshold,
-                "gold": len(tasks["test", ratio].gold),
-            }
+        for ratio in feasible:
+            valid, test = tasks["valid"].subset(ratio), tasks["test"].subset(ratio)
+            threshold = best_threshold(mined["valid", ratio], valid.gold)
+            row = prf(mined["test", ratio], test.gold, threshold)
+            out[f"{folder.name}/1:{ratio}"] = {**row, "threshold": threshold, "gold": len(test.gold)}
     for ratio in ratios:
         rows = [v for key, v in out.items() if key.endswith(f"/1:{ratio}")]
+        if not rows:
+            continue
         out[f"mean/1:{ratio}"] = {
             m: float(np.mean([r[m] for r in rows])) for m in ("precision", "recall", "f1")
         }
