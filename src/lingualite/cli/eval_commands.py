@@ -379,6 +379,7 @@ def eval_all(
     settings = ReportSettings(
         eval_dir=in_data_dir(eval_dir, data_dir, "eval"),
         prepared_dir=in_data_dir(prepared, data_dir, "prepared"),
+        pivot_dir=in_data_dir(None, data_dir, "prepared-pivot"),
         tasks=chosen,
         xsr_max_pairs=xsr_max_pairs,
         ir_max_queries=ir_max_queries,

@@ -1,6 +1,7 @@
 """``lingualite eval all``: every task for several encoders on the real data, as JSON, Markdown and plots.
 
-The data are the held-out XSR test splits made by ``lingualite prepare`` (``data/prepared/en-xx/test.tsv``)
+The data are the held-out XSR test splits made by ``lingualite prepare`` (``data/prepared/en-xx/test.tsv``),
+the non-English ones made by ``lingualite data pivot`` (``data/prepared-pivot/xx-yy/test.tsv``, where present),
 and the evaluation sets extracted by ``lingualite data eval-sets`` (``data/eval``). The run is resumable:
 each (encoder, task) result is saved under ``OUT/parts/`` as soon as it is done and reused by the next run,
 and dense embeddings are cached under ``OUT/cache/``. Both are keyed by the model's content (a hash of its
@@ -31,7 +32,7 @@ from lingualite.encoders.loading import load_encoder
 from lingualite.evaluation.efficiency import cpu_model
 from lingualite.evaluation.rendering import headline, write_markdown, write_plots
 from lingualite.io_utils import atomic_path, write_json
-from lingualite.languages import ENGLISH, PAPER_000_LANGS
+from lingualite.languages import ENGLISH, TRANSLATION_LANGS
 from lingualite.run_folder import open_run
 
 logger = logging.getLogger(__name__)
@@ -49,7 +50,8 @@ class ReportSettings:
 
     eval_dir: Path = Path("data/eval")
     prepared_dir: Path = Path("data/prepared")
-    langs: tuple[str, ...] = PAPER_000_LANGS
+    pivot_dir: Path | None = Path("data/prepared-pivot")  # xx-yy test pairs; None: English-centred only
+    langs: tuple[str, ...] = TRANSLATION_LANGS
     tasks: tuple[str, ...] = TASKS
     # Caps keep the slowest baseline (e5-small, ~20 sentences/s on 2 cores) near half an hour for all tasks.
     xsr_max_pairs: int | None = 1000  # seeded subsample of each test split
@@ -200,6 +202,10 @@ def _task_runs(settings: ReportSettings) -> dict[str, Callable[[Any], dict[str, 
     ev = Path(s.eval_dir)
     runs: dict[str, Callable[[Any], dict[str, Any]]] = {}
     xsr_files = [p for lang in s.langs if (p := Path(s.prepared_dir) / f"en-{lang}" / "test.tsv").is_file()]
+    if s.pivot_dir is not None:
+        xsr_files += sorted(
+            p for p in Path(s.pivot_dir).glob("*-*/test.tsv") if _both_in(p.parent.name, s.langs)
+        )
     if "xsr" in s.tasks and xsr_files:
         runs["xsr"] = lambda enc: suite.xsr_from_files(enc, xsr_files, max_pairs=s.xsr_max_pairs, seed=s.seed)
     for name in CLASSIFY_SETS:
@@ -234,6 +240,10 @@ def _task_runs(settings: ReportSettings) -> dict[str, Callable[[Any], dict[str, 
             enc, ir / "en", others, s.ir_max_queries, s.max_words, s.seed
         )
     return runs
+
+
+def _both_in(pair: str, langs: Sequence[str]) -> bool:
+    return all(lang in langs for lang in pair.split("-"))
 
 
 def efficiency_texts(settings: ReportSettings) -> list[str]:
