@@ -21,6 +21,7 @@ __all__ = [
     "ENGLISH",
     "LANGUAGES",
     "PAPER_000_LANGS",
+    "PAPER_001_LANGS",
     "SUPPORTED",
     "TRANSLATION_LANGS",
     "Language",
@@ -87,6 +88,8 @@ SUPPORTED: tuple[str, ...] = tuple(LANGUAGES)
 TRANSLATION_LANGS: tuple[str, ...] = tuple(code for code in SUPPORTED if code != ENGLISH)
 # Paper 000's four (en-fr/de/es/it): what earlier published numbers were measured on.
 PAPER_000_LANGS: tuple[str, ...] = tuple(c for c in TRANSLATION_LANGS if "000" in LANGUAGES[c].papers)
+# Paper 001's five, English included (en, zh, fr, es, de: its monolingual corpora).
+PAPER_001_LANGS: tuple[str, ...] = tuple(c for c in SUPPORTED if "001" in LANGUAGES[c].papers)
 
 
 def get_language(code: str) -> Language:

@@ -11,7 +11,7 @@ from lingualite.config.encoder import EncoderConfig
 from lingualite.config.loading import Range
 from lingualite.config.sections import DataConfig, OptimConfig, RecipeConfig, VocabularyConfig
 from lingualite.errors import ConfigError
-from lingualite.languages import ENGLISH, PAPER_000_LANGS
+from lingualite.languages import PAPER_001_LANGS
 
 
 @dataclass
@@ -42,7 +42,7 @@ class MonolingualDataConfig(DataConfig):
         "keep_sentences": (0, 1, True),
     }
 
-    languages: list[str] = field(default_factory=lambda: [ENGLISH, *PAPER_000_LANGS])
+    languages: list[str] = field(default_factory=lambda: list(PAPER_001_LANGS))
     min_sentences: int = 2
     max_sentences_per_language: int | None = 30_000
     valid_pairs: int = 2000
