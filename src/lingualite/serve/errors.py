@@ -1,8 +1,14 @@
-"""Every error the service returns is JSON ``{"error": "one line a person can act on"}`` (+ ``detail``)."""
+"""Every error the service returns is JSON ``{"error": "one line a person can act on"}`` (+ ``detail``).
+
+Starlette answers an unexpected exception with a plain-text 500 and uvicorn logs its traceback;
+:class:`JsonErrorMiddleware` (the outermost layer) answers it in the same JSON shape instead, and logs one
+line: no traceback reaches a client or the log.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -13,6 +19,7 @@ from starlette.exceptions import HTTPException
 
 __all__ = [
     "ApiError",
+    "JsonErrorMiddleware",
     "api_error_handler",
     "http_error_handler",
     "send_error",
@@ -20,7 +27,12 @@ __all__ = [
     "validation_message",
 ]
 
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+logger = logging.getLogger("lingualite.serve")
 
 
 class ApiError(Exception):
@@ -83,3 +95,34 @@ async def http_error_handler(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     message = f"{exc.detail}: {request.method} {request.url.path}"
     return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+
+
+def one_line(exc: BaseException) -> str:
+    """``Type: first line of the message``."""
+    first = (str(exc).strip().splitlines() or [""])[0]
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+class JsonErrorMiddleware:
+    """ASGI middleware: an exception nothing else handled becomes a JSON 500 (one line in the log)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception as exc:
+            logger.error("%s %s failed: %s", scope.get("method"), scope.get("path"), one_line(exc))
+            if not started:  # else the answer is half sent: the server closes the connection
+                await send_error(send, 500, f"internal error: {one_line(exc)}")
