@@ -188,3 +188,17 @@ def test_unexpected_failures_are_json_never_plain_text() -> None:
         res = httpx.post(f"{url}/search", json={"query": "a"})
         assert res.status_code == 500 and res.json() == {"error": "internal error: KeyError: 'a bug'"}
         assert httpx.get(f"{url}/health").status_code == 200  # the server goes on
+
+
+def test_client_text_echoed_in_errors_stays_one_line(server: tuple[str, HashEncoder]) -> None:
+    # found by tests/fuzz/test_fuzz_serve.py: an unknown key with a newline gave a two-line error, and one
+    # with a lone surrogate could not be encoded as UTF-8 (a 500)
+    url = server[0]
+    for raw in (b'{"\\n": null}', b'{"texts": ["a"], "\\ud800": 1}'):
+        res = httpx.post(f"{url}/encode", content=raw, headers={"content-type": "application/json"})
+        assert res.status_code == 422 and "\n" not in res.json()["error"], res.text
+    assert res.json()["error"].startswith("body: ")  # the surrogate key: pydantic refuses the whole body
+    res = httpx.post(f"{url}/encode", content=b'{"\\n": 1}', headers={"content-type": "application/json"})
+    assert "\\n: Extra inputs are not permitted" in res.json()["error"]  # escaped, as JSON writes it
+    res = httpx.get(f"{url}/a%0Ab%00")
+    assert res.status_code == 404 and "\n" not in res.json()["error"]

@@ -23,6 +23,7 @@ __all__ = [
     "api_error_handler",
     "http_error_handler",
     "send_error",
+    "shown",
     "validation_error_handler",
     "validation_message",
 ]
@@ -63,11 +64,17 @@ async def send_error(
     await send({"type": "http.response.body", "body": body})
 
 
+def shown(text: str) -> str:
+    """``text`` as it may appear inside a one-line message: a client's key or path with a newline, a control
+    character or a lone surrogate is escaped as JSON escapes it (``\\n``, ``\\ud800``)."""
+    return text if text.isprintable() else json.dumps(text)[1:-1]
+
+
 def validation_message(errors: list[dict[str, Any]]) -> str:
     """Pydantic's errors as one line: ``texts.2: Input should be a valid string; ...``."""
     parts = []
     for err in errors[:5]:
-        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+        loc = [shown(str(p)) for p in err.get("loc", ()) if p != "body"]
         if err.get("type") == "json_invalid":
             reason = (err.get("ctx") or {}).get("error", err.get("msg", ""))
             where = f" at character {loc[0]}" if loc else ""
@@ -81,7 +88,14 @@ def validation_message(errors: list[dict[str, Any]]) -> str:
 async def validation_error_handler(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = list(exc.errors())
-    detail = [{k: v for k, v in e.items() if k in ("type", "loc", "msg")} for e in errors]
+    detail = [
+        {
+            "type": e.get("type"),
+            "loc": [shown(p) if isinstance(p, str) else p for p in e.get("loc", ())],
+            "msg": shown(str(e.get("msg", ""))),
+        }
+        for e in errors
+    ]
     return JSONResponse({"error": validation_message(errors), "detail": detail}, status_code=422)
 
 
@@ -93,7 +107,7 @@ async def api_error_handler(request: Request, exc: Exception) -> JSONResponse:
 async def http_error_handler(request: Request, exc: Exception) -> JSONResponse:
     """Starlette's own errors (404 unknown path, 405 wrong method) in the same ``{"error": ...}`` shape."""
     assert isinstance(exc, HTTPException)
-    message = f"{exc.detail}: {request.method} {request.url.path}"
+    message = f"{exc.detail}: {request.method} {shown(request.url.path)}"
     return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
 
 
