@@ -18,7 +18,8 @@ no line numbers, so its rows would not be the plain encode's rows. The driver re
 :func:`lingualite.data.lines.iter_line_chunks` (the same lines and the same file:line errors) and only the
 object refs stay in its memory. Ray starts in local mode (``ray.init(num_cpus=workers + 1)``) unless
 ``RAY_ADDRESS`` names a cluster (``ray start --head``), which it then joins; Ray is the optional extra
-``pip install -e ".[distributed]"``.
+``pip install -e ".[distributed]"``. A local Ray ends with the command, ``kill -9`` included
+(:func:`lingualite.runtime.lifeline.start_reaper`); a cluster's processes are not ours and are left alone.
 """
 
 from __future__ import annotations
@@ -82,7 +83,10 @@ def init_ray(workers: int | None = None) -> tuple[Any, int]:
 def _start(ray: Any, workers: int) -> None:
     if os.environ.get("RAY_ADDRESS"):
         ray.init(ignore_reinit_error=True, log_to_driver=False, logging_level="WARNING")  # reads RAY_ADDRESS
-    else:
+    else:  # a Ray of our own, which must not outlive us, even after kill -9
+        from lingualite.runtime.lifeline import start_reaper
+
+        start_reaper()
         ray.init(
             num_cpus=workers + 1,
             include_dashboard=False,
