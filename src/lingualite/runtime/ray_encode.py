@@ -45,6 +45,7 @@ from lingualite.runtime.parallel_encode import (
     plan_shards,
     write_shards,
 )
+from lingualite.text_sanitation import text_problem
 
 __all__ = ["EmbedBatch", "encode_ray", "encode_shards_ray", "init_ray", "read_pieces", "require_ray"]
 
@@ -131,6 +132,9 @@ def read_pieces(input: Path, text_column: str = "text", chunk: int = CHUNK) -> P
                 raise LinguaLiteError(f"{path}: row {row} (from 0) of column {text_column!r} is null")
             if not all(isinstance(t, str) for t in texts):
                 raise LinguaLiteError(f"{path}: column {text_column!r} is not text")
+            for i, text in enumerate(texts):  # Arrow text is UTF-8 already; a NUL is what can still be there
+                if (problem := text_problem(text)) is not None:
+                    raise LinguaLiteError(f"{path}: row {in_file + i} (from 0): {problem.reason}")
             yield first, texts
             first, in_file = first + len(texts), in_file + len(texts)
 
