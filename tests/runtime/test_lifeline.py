@@ -103,7 +103,7 @@ def test_kill_9_of_encode_workers_leaves_no_process(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(
     os.environ.get("LINGUALITE_SLOW_TESTS") != "1",
-    reason="about 19 s (Ray starts and stops): run with LINGUALITE_SLOW_TESTS=1",
+    reason="7-19 s (Ray starts and stops): run with LINGUALITE_SLOW_TESTS=1",
 )
 def test_kill_9_of_encode_on_ray_leaves_no_process(tmp_path: Path) -> None:
     pytest.importorskip("ray")

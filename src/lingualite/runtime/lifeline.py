@@ -62,6 +62,8 @@ def start_reaper() -> None:
     _reaper = subprocess.Popen(
         [sys.executable, "-m", "lingualite.runtime.lifeline", str(os.getpid())],
         stdin=subprocess.PIPE,  # our end closes when we die, however we die
+        stdout=subprocess.DEVNULL,  # not our stdout: `lingualite encode ... | tail` must not wait for it
+        stderr=subprocess.DEVNULL,
         start_new_session=True,  # not killed with us by a terminal's Ctrl-C or hang-up: it has work to do then
         close_fds=True,
     )
