@@ -69,6 +69,22 @@ def _identity(path: Path) -> tuple[int, int]:
     return st.st_dev, st.st_ino
 
 
+NO_IDENTITY = (-1, -1)
+
+
+def _open_store(path: Path) -> tuple[DocumentStore, tuple[int, int]]:
+    """A connection to ``path``'s SQLite file and that file's identity, stat'ed before and after opening so
+    that the identity is the one of the file held open (the folder may be replaced meanwhile)."""
+    while True:
+        if not (path / DB_NAME).is_file():
+            DocumentStore(path / DB_NAME).close()  # raises its one-line "not a lingualite search index"
+        before = _identity(path)
+        store = DocumentStore(path / DB_NAME)
+        if _identity(path) == before:
+            return store, before
+        store.close()
+
+
 @dataclass
 class Hit:
     doc_id: str
@@ -84,8 +100,7 @@ class SearchIndex:
     def __init__(self, path: Path, encoder: Any = None) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
-        self._identity = _identity(self.path)
-        self._store = DocumentStore(self.path / DB_NAME)
+        self._store, self._identity = _open_store(self.path)
         self._encoder: Any = None
         try:
             self._load()
@@ -170,18 +185,18 @@ class SearchIndex:
         self._view = self._floats.view(int(info["vectors"]))
 
     def _refresh(self) -> None:
-        now = _identity(self.path)
-        if now != self._identity:
-            self._reopen(now)
+        if _identity(self.path) != self._identity:
+            self._reopen()
         elif self._store.generation() != self.info["generation"]:
             self._load()
 
-    def _reopen(self, identity: tuple[int, int]) -> None:
-        """The folder was replaced: read the new one, and check its model again (``_identity`` is only
-        updated once the check passes, so a refused index stays refused at every call)."""
-        store = DocumentStore(self.path / DB_NAME)
+    def _reopen(self) -> None:
+        """The folder was replaced: read the new one, and check its model again. Until the check passes the
+        identity is one no file has, so a refused index is refused again at every call."""
+        store, identity = _open_store(self.path)
         self._store, old = store, self._store
         old.close()
+        self._identity = NO_IDENTITY
         self._load("reread")
         if self._encoder is not None:
             check_encoder(self._encoder, self.info, self.path)
