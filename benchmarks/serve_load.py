@@ -16,13 +16,24 @@ others took CPU is visible as such.
 
 writes ``benchmarks/results/serve_load.json`` and ``.md``. The clients run on the same machine as the server
 and take part of its CPU: the numbers are a floor for what a separate client machine would see.
+
+**Poisoned requests** (``--poison 0.05``): every 20th request of each client (offset per client, so poisoned
+and good requests are in flight together and share micro-batches) carries a text that breaks lingualite's
+text rule (``--poison-kind surrogate``: ``"\\ud800"``, the JSON escape of a lone surrogate, as in issue #33;
+``nul``: ``"\\u0000"``). Reported: the success rate of the GOOD requests (the promise: 100%), and the status
+codes the poisoned ones got (the promise: all 422)::
+
+    python benchmarks/serve_load.py --model use-m --max-batch 64 --clients 20 --seconds 5 --poison 0.05 \\
+        --out benchmarks/results/serve_poison
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
+import json
 import os
 import random
 import socket
@@ -122,26 +133,39 @@ def _busy_seconds() -> float:
     return sum(times) - times.idle - getattr(times, "iowait", 0.0)
 
 
+POISON = {"surrogate": "\ud800", "nul": "\x00"}
+
+
 async def _load(url: str, texts: list[str], args: argparse.Namespace, pid: int | None) -> dict:
     latencies: list[float] = []
     errors: list[str] = []
+    poisoned: collections.Counter[str] = collections.Counter()
     watched: dict[str, float] = {}
+    every = round(1 / args.poison) if args.poison > 0 else 0
 
     async def send_loop(i: int, http: httpx.AsyncClient) -> None:
-        j = i * 7919
+        j, n = i * 7919, i
         while (t0 := time.monotonic()) < stop_at:  # requests that END in the window count
             batch = [texts[(j + m) % len(texts)] for m in range(args.texts)]
-            j += args.texts
+            j, n = j + args.texts, n + 1
+            poison = every > 0 and n % every == 0
+            if poison:
+                batch[0] = f"{batch[0]} {POISON[args.poison_kind]}"
+            # json.dumps with ensure_ascii: a lone surrogate travels as its JSON escape (httpx's json= cannot)
+            body = json.dumps({"texts": batch}).encode()
             try:
-                res = await http.post("/encode", json={"texts": batch})
+                res = await http.post("/encode", content=body, headers={"content-type": "application/json"})
                 ok = res.status_code == 200 and len(res.json()["vectors"]) == len(batch)
                 failure = None if ok else f"HTTP {res.status_code}: {res.text[:200]}"
+                status = str(res.status_code)
             except httpx.HTTPError as exc:
-                failure = f"{type(exc).__name__}: {exc}"
+                failure = status = f"{type(exc).__name__}: {exc}"
             t1 = time.monotonic()
             if not measure_from <= t1 <= stop_at:
                 continue  # finished during the warm-up or after the measured window
-            if failure:
+            if poison:
+                poisoned[status] += 1
+            elif failure:
                 errors.append(failure)
             else:
                 latencies.append(t1 - t0)
@@ -171,6 +195,9 @@ async def _load(url: str, texts: list[str], args: argparse.Namespace, pid: int |
         "requests": len(latencies),
         "errors": len(errors),
         "first_error": errors[0] if errors else None,
+        "good_success_rate": len(latencies) / max(len(latencies) + len(errors), 1),
+        "poisoned_requests": dict(poisoned),
+        "isolated_failures": after["batching"].get("failed_requests", 0) - before.get("failed_requests", 0),
         "mean_texts_per_encoder_call": (after["batching"]["texts"] - before["texts"]) / max(calls, 1),
         "server_cpu_percent": 100 * watched["server"] / args.seconds if pid is not None else None,
         "client_cpu_percent": 100 * watched["client"] / args.seconds,
@@ -194,6 +221,8 @@ def main() -> None:
     parser.add_argument("--input", type=Path, default=None, help="Text file, one sentence per line.")
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--threads", type=int, default=None, help="Server encoder threads.")
+    parser.add_argument("--poison", type=float, default=0.0, help="Share of poisoned requests (0.05: 5%%).")
+    parser.add_argument("--poison-kind", choices=sorted(POISON), default="surrogate")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/serve_load"))
     args = parser.parse_args()
     if not args.model and not args.url:
@@ -211,7 +240,8 @@ def main() -> None:
         rows.append({"max_batch": max_batch, **row})
         print(
             f"max_batch {max_batch}: {row['requests_per_second']:.0f} req/s, p50 {row['latency_ms_p50']:.1f} ms, "
-            f"p99 {row['latency_ms_p99']:.1f} ms, errors {row['errors']}",
+            f"p99 {row['latency_ms_p99']:.1f} ms, errors {row['errors']}, good requests "
+            f"{row['good_success_rate']:.1%} successful, poisoned {row['poisoned_requests']}",
             file=sys.stderr,
             flush=True,
         )
@@ -221,6 +251,8 @@ def main() -> None:
         "warmup_seconds": args.warmup,
         "texts_per_request": args.texts,
         "max_wait_ms": args.max_wait_ms,
+        "poison": args.poison,
+        "poison_kind": args.poison_kind if args.poison else None,
         "sentences_pool": len(texts),
         "cpu_count": os.cpu_count(),
         "command": " ".join(sys.argv),
@@ -235,6 +267,7 @@ def _write(out: Path, rows: list[dict], settings: dict) -> None:
     write_json(out.with_suffix(".json"), {"settings": settings, "rows": rows})
     head = ["model", "max_batch", "clients", "req/s", "sent/s", "p50 ms", "p95 ms", "p99 ms", "errors"]
     head += ["texts/call", "server CPU %", "client CPU %", "others CPU %", "peak RSS MB"]
+    head += ["good ok %", "poisoned (status: n)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         cells = [
@@ -252,6 +285,8 @@ def _write(out: Path, rows: list[dict], settings: dict) -> None:
             f"{r['client_cpu_percent']:.0f}",
             f"{r['other_processes_cpu_percent']:.0f}",
             "–" if r["peak_rss_mb"] is None else f"{r['peak_rss_mb']:.0f}",
+            f"{100 * r['good_success_rate']:.1f}",
+            ", ".join(f"{k}: {v}" for k, v in sorted(r["poisoned_requests"].items())) or "–",
         ]
         lines.append("| " + " | ".join(cells) + " |")
     write_text(out.with_suffix(".md"), "\n".join(lines) + "\n")

@@ -96,7 +96,7 @@ def test_a_model_folder(tiny_tokenizer, tmp_path: Path) -> None:
         ("empty", "doc.en: has no non-blank lines to align"),
         ("blank", "doc.en: has no non-blank lines to align"),
         ("missing", "nothere.en: does not exist"),
-        ("latin1", "doc.en:2: not valid UTF-8"),
+        ("latin1", "doc.en:2: invalid UTF-8"),
         ("same", "the output is also an input"),
         ("directory", "is a directory"),
         ("no-model", "--method embedding needs --model"),

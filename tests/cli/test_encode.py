@@ -66,7 +66,7 @@ def test_bom_crlf_and_cr_only_lines(model: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "data, match",
     [
-        (b"the cat\nle chat \xe9t\xe9\n", r"in.txt:2: not valid UTF-8"),
+        (b"the cat\nle chat \xe9t\xe9\n", r"in.txt:2: invalid UTF-8"),
         (b"ok\nbin\x00ary\n", r"in.txt:2: contains a NUL byte"),
         (b"", "is empty"),
         ("the cat\n".encode("utf-16"), "UTF-16"),

@@ -74,7 +74,7 @@ def test_errors_in_workers_and_in_the_input_are_one_line(static_model: Path, tmp
     with pytest.raises(LinguaLiteError, match=r"nope: does not exist"):  # raised in a worker process
         encode_file_parallel(str(tmp_path / "nope"), src, tmp_path / "o.npy", 2, progress=False)
     src.write_bytes(b"fine\n" * 30 + b"bad \xff byte\n")
-    with pytest.raises(LinguaLiteError, match=r"in.txt:31: not valid UTF-8"):
+    with pytest.raises(LinguaLiteError, match=r"in.txt:31: invalid UTF-8"):
         encode_file_parallel(f"static:{static_model}", src, tmp_path / "o.npy", 2, chunk=10)
     assert not (tmp_path / "o.npy").exists()
 

@@ -126,3 +126,14 @@ def test_parquet_folders_are_read_in_name_order_and_nulls_refused(tmp_path: Path
     pq.write_table(pa.table({"text": ["f", None]}), folder / "part-2.parquet")
     with pytest.raises(LinguaLiteError, match=r"part-2.parquet: row 1 \(from 0\) of column 'text' is null"):
         list(read_pieces(folder))
+
+
+def test_parquet_text_follows_the_text_rule(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from lingualite.runtime.ray_encode import read_pieces
+
+    pq.write_table(pa.table({"text": ["ok", "bin\x00ary"]}), tmp_path / "t.parquet")
+    with pytest.raises(LinguaLiteError, match=r"t\.parquet: row 1 \(from 0\): contains a NUL character"):
+        list(read_pieces(tmp_path / "t.parquet"))

@@ -73,3 +73,48 @@ def test_errors_are_one_line(static_model: str, tmp_path: Path) -> None:
     done = _run("index", "build", "--model", static_model, "--input", bad, "--output", tmp_path / "idx",
                 "--quantization", "int4")  # fmt: skip
     assert done.exit_code == 2 and "unknown quantization 'int4'" in done.output
+
+
+def _strict(text: str) -> object:
+    from lingualite.strict_json import loads
+
+    return loads(text)  # refuses NaN / Infinity, as a browser's JSON.parse does
+
+
+def test_the_issue_cases_end_in_one_line(static_model: str, tmp_path: Path) -> None:
+    src = tmp_path / "docs.jsonl"
+    src.write_text('{"id": "a", "text": "the cat sleeps"}\n{"id": "b", "text": "\\ud800 a dog"}\n')
+    done = _run("index", "build", "--model", "tfidf", "--input", src, "--output", tmp_path / "t")
+    assert done.exit_code == 2 and done.output.strip().count("\n") == 0, done.output
+    assert "tfidf: is fitted on all the texts" in done.output and not (tmp_path / "t").exists()
+
+    done = _run("index", "build", "--model", static_model, "--input", src, "--output", tmp_path / "idx")
+    assert done.exit_code == 2 and done.output.strip().count("\n") == 0, done.output
+    assert "docs.jsonl:2: contains a lone surrogate (U+D800 at column 1)" in done.output
+
+    done = _run("index", "build", "--model", static_model, "--input", src, "--output", tmp_path / "idx",
+                "--skip-bad", "--json")  # fmt: skip
+    assert done.exit_code == 0 and _strict(done.output)["skipped"] == 1
+
+    done = _run("search", "--index", tmp_path / "idx", "the cat", "--json")
+    assert done.exit_code == 0 and _strict(done.output)["results"][0]["hits"][0]["doc_id"] == "a"
+
+    assert _run("index", "delete", "--index", tmp_path / "idx", "--id", "a").exit_code == 0
+    done = _run("search", "--index", tmp_path / "idx", "the cat", "--json")
+    assert done.exit_code == 2 and "holds no documents" in done.output and "index add" in done.output
+
+
+def test_search_json_is_strict_json_even_for_an_older_index(static_model: str, tmp_path: Path) -> None:
+    from lingualite.search.store import DocumentStore
+
+    src = tmp_path / "docs.tsv"
+    src.write_text("cat\tthe big cat sleeps\n")
+    idx = tmp_path / "idx"
+    assert _run("index", "build", "--model", static_model, "--input", src, "--output", idx).exit_code == 0
+    store = DocumentStore(idx / "index.sqlite")  # what an older version wrote for {"score": float("nan")}
+    store.db.execute("""UPDATE documents SET metadata = '{"score": NaN}'""")
+    store.close()
+    done = _run("search", "--index", idx, "the cat", "--json")
+    assert done.exit_code == 0 and _strict(done.output)["results"][0]["hits"][0]["metadata"] == {
+        "score": None
+    }

@@ -150,3 +150,48 @@ def test_one_writer_at_a_time(static_model: str, tmp_path: Path) -> None:
             idx.add([{"id": "x", "text": "the cat"}])
         assert len(idx) == 5 and idx.search(["the cat"], k=1)[0]  # reading needs no lock
         assert idx.add([{"id": "x", "text": "the cat"}]) == 1
+
+
+def test_a_replaced_index_is_reopened(static_model: str, other_model: str, tmp_path: Path) -> None:
+    import shutil
+
+    from lingualite.encoders.loading import load_encoder
+    from lingualite.search.index import IndexGoneError
+
+    path = tmp_path / "idx"
+    SearchIndex.build(static_model, docs(10), path, progress=False).close()
+    with SearchIndex.open(path, encoder=load_encoder(static_model)) as reader:
+        assert _top(reader, docs(10)[3]["text"], 1) == ["d3"]
+        SearchIndex.build(static_model, docs(4, prefix="new"), path, progress=False, overwrite=True).close()
+        assert len(reader) == 4 and _top(reader, docs(4)[2]["text"], 1) == [
+            "new2"
+        ]  # `build --overwrite` seen
+        shutil.rmtree(path)
+        for _ in range(2):  # every call, not only the first
+            with pytest.raises(IndexGoneError, match="the index is gone"):
+                reader.search(["the cat"])
+        SearchIndex.build(other_model, docs(5), path, progress=False).close()
+        for _ in range(
+            2
+        ):  # rebuilt with another model: refused at every call, never served with the wrong one
+            with pytest.raises(LinguaLiteError, match="was built with model"):
+                reader.search(["the cat"])
+        shutil.rmtree(path)
+        SearchIndex.build(static_model, docs(6, prefix="back"), path, progress=False).close()
+        assert len(reader) == 6 and _top(reader, docs(6)[1]["text"], 1) == ["back1"]
+
+
+def test_an_empty_index_says_so_where_a_user_searches(static_model: str, tmp_path: Path) -> None:
+    from lingualite.search.index import EmptyIndexError
+
+    with SearchIndex.build(static_model, docs(2), tmp_path / "idx", progress=False) as idx:
+        idx.require_documents()
+        idx.delete(["d0", "d1"])
+        with pytest.raises(EmptyIndexError, match=r"idx: holds no documents.*lingualite index add"):
+            idx.require_documents()
+
+
+def test_a_model_fitted_on_its_input_is_refused_in_one_line(tmp_path: Path) -> None:
+    with pytest.raises(LinguaLiteError, match=r"tfidf: is fitted on all the texts it encodes together"):
+        SearchIndex.build("tfidf", docs(3), tmp_path / "idx", progress=False)
+    assert not (tmp_path / "idx").exists()

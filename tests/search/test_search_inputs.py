@@ -71,7 +71,7 @@ def test_bad_lines_name_the_file_and_line(
     path = tmp_path / name
     if error is None:  # invalid UTF-8
         path.write_bytes(b"ok\n\xff\n")
-        error = r"a\.txt:2: not valid UTF-8"
+        error = r"a\.txt:2: invalid UTF-8"
     else:
         path.write_text(content, encoding="utf-8")
     with pytest.raises(LinguaLiteError, match=error):
@@ -189,3 +189,72 @@ def test_a_process_killed_mid_add_leaves_the_last_committed_index(static_model: 
 def test_open_refuses_a_folder_that_is_not_an_index(tmp_path: Path) -> None:
     with pytest.raises(LinguaLiteError, match="not a lingualite search index"):
         SearchIndex.open(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("name", "lines", "expected_ids"),
+    [
+        ("a.txt", [b"the cat", b"bad \xff byte", b"nul\x00here", b"a dog"], ["1", "4"]),
+        ("a.tsv", [b"d1\tthe cat", b"d2\tbad \xc3 byte", b"d3\tnul\x00", b"d4\ta dog"], ["d1", "d4"]),
+        (
+            "a.jsonl",
+            [b'{"id": 1, "text": "the cat"}', b'{"id": 2, "text": "\\ud800"}', b'{"id": 3, "text": "x\xff"}',
+             b'{"id": 4, "text": "a dog", "tag": "\\udfff"}', b'{"id": 5, "text": "a red car"}'],
+            ["1", "5"],
+        ),
+    ],
+)  # fmt: skip
+def test_skip_bad_skips_and_counts_invalid_text(
+    static_model: str, tmp_path: Path, name: str, lines: list[bytes], expected_ids: list[str]
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    with pytest.raises(LinguaLiteError, match=rf"{name}:2: (invalid UTF-8|contains a lone surrogate)"):
+        _build(static_model, path, tmp_path / "strict")  # one line, never a traceback
+    with _build(static_model, path, tmp_path / "idx", skip_bad=True) as idx:
+        kept = sorted(idx._store.rows_of([str(i) for i in range(6)] + [f"d{i}" for i in range(5)]))
+        assert kept == expected_ids
+        assert idx.info["skipped_at_build"] == len(lines) - len(expected_ids)
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_non_finite_metadata_is_refused_naming_the_line(
+    static_model: str, tmp_path: Path, value: str
+) -> None:
+    path = tmp_path / "a.jsonl"
+    path.write_text(f'{{"id": 1, "text": "the cat"}}\n{{"id": 2, "text": "a dog", "score": {value}}}\n')
+    with pytest.raises(LinguaLiteError, match=r"a\.jsonl:2: not strict JSON"):
+        _build(static_model, path, tmp_path / "idx")
+    with pytest.raises(LinguaLiteError, match=r"docs\[1\]: score\.0 is not a finite number"):
+        _build(
+            static_model,
+            [{"id": 1, "text": "a"}, {"id": 2, "text": "b", "score": [float("inf")]}],
+            tmp_path / "i",
+        )
+
+
+def test_an_input_that_yields_no_document_is_an_error(static_model: str, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n")
+    with pytest.raises(LinguaLiteError, match=r"empty\.txt: holds no documents to index"):
+        _build(static_model, empty, tmp_path / "idx")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    with pytest.raises(
+        LinguaLiteError, match=r"holds no documents to index; 1 skipped as bad, the first: .*bad"
+    ):
+        _build(static_model, bad, tmp_path / "idx", skip_bad=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.jsonl", "empty.txt"]  # nothing written
+    with _build(static_model, [], tmp_path / "idx") as idx:  # the API's empty index, on purpose
+        assert len(idx) == 0
+
+
+def test_nan_stored_by_an_older_version_is_read_as_null(static_model: str, tmp_path: Path) -> None:
+    path = tmp_path / "idx"
+    _build(static_model, docs(3), path).close()
+    store = DocumentStore(path / "index.sqlite")
+    store.db.execute("""UPDATE documents SET metadata = '{"n": NaN, "m": [Infinity]}'""")
+    store.close()
+    with SearchIndex.open(path) as idx:
+        hit = idx.search([docs(3)[0]["text"]], k=1)[0][0]
+    assert hit.metadata == {"n": None, "m": [None]}

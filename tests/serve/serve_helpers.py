@@ -51,15 +51,20 @@ class HashEncoder:
 
 
 @contextmanager
-def running(app: Any) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on 127.0.0.1 (a port the OS picks); yields the base URL."""
+def running(app: Any, settings: Any = None) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on 127.0.0.1 (a port the OS picks), with the options ``lingualite serve``
+    gives uvicorn for ``settings`` (its timed protocol); yields the base URL."""
     import uvicorn
+
+    from lingualite.serve.protocol import uvicorn_options
+    from lingualite.serve.settings import ServeSettings
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+    options = uvicorn_options(settings or ServeSettings())
+    server = uvicorn.Server(uvicorn.Config(app, lifespan="on", **options))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -92,3 +92,72 @@ def test_encode_before_start_is_an_error() -> None:
     batcher = MicroBatcher(HashEncoder().encode, ThreadPoolExecutor(1))
     with pytest.raises(RuntimeError, match="start"):
         asyncio.run(batcher.encode(["a"]))
+
+
+class Poisoned(HashEncoder):
+    """Fails every call whose batch holds a text with "poison" (a text only the model cannot take)."""
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if any("poison" in t for t in texts):
+            with self._lock:
+                self.calls.append(-len(texts))  # failed calls are recorded as negative sizes
+            raise ValueError("cannot encode poison")
+        return super().encode(texts)
+
+
+def test_one_failing_request_is_isolated_from_its_batch() -> None:
+    encoder = Poisoned()
+
+    async def main() -> tuple[list[object], object]:
+        with ThreadPoolExecutor(1) as pool:
+            batcher = MicroBatcher(encoder.encode, pool, max_batch=64, max_wait_ms=50)
+            batcher.start()
+            texts = [[f"good {i}", f"more {i}"] if i != 5 else ["poison"] for i in range(16)]
+            out = await asyncio.gather(*(batcher.encode(t) for t in texts), return_exceptions=True)
+            await batcher.stop()
+            return out, batcher.stats
+
+    out, stats = asyncio.run(main())
+    assert isinstance(out[5], ValueError)
+    for i, got in enumerate(out):
+        if i != 5:
+            assert np.array_equal(got, np.stack([encoder.vector(f"good {i}"), encoder.vector(f"more {i}")]))
+    assert stats.failed == 1 and stats.requests == 15
+    assert encoder.calls[0] == -31  # the whole batch failed once...
+    assert len(encoder.calls) <= 1 + 2 * 4  # ...then bisection: about 2 log2(16) more calls, not 16
+
+
+def test_poisoned_requests_fail_alone_under_concurrent_load() -> None:
+    encoder = Poisoned(delay=0.02)  # requests pile up into shared batches while the model runs
+    bodies = [[f"{WORDS[i % 10]} {i}", "poison" if i % 20 == 7 else "fine"] for i in range(80)]
+    with running(create_app(encoder, settings=ServeSettings(max_batch=32, max_wait_ms=20))) as url:
+
+        async def fire() -> list[httpx.Response]:
+            async with httpx.AsyncClient(base_url=url, limits=httpx.Limits(max_connections=100)) as client:
+                return await asyncio.gather(*(client.post("/encode", json={"texts": t}) for t in bodies))
+
+        answers = asyncio.run(fire())
+        health = httpx.get(f"{url}/health").json()["batching"]
+    for texts, answer in zip(bodies, answers, strict=True):
+        if "poison" in texts:
+            assert answer.status_code == 500
+            assert answer.json() == {"error": "the encoder failed: ValueError: cannot encode poison"}
+        else:  # 100% of the good requests, although they shared batches with poisoned ones
+            assert answer.status_code == 200, answer.text
+            assert len(answer.json()["vectors"]) == 2
+    assert health["failed_requests"] == 4 and health["requests"] == 76
+    assert any(size < -2 for size in encoder.calls)  # poisoned requests did share batches with good ones
+
+
+def test_text_that_breaks_the_rule_is_422_and_never_reaches_the_encoder() -> None:
+    encoder = HashEncoder()
+    with running(create_app(encoder)) as url:
+        for raw, reason in [
+            (b'{"texts": ["ok", "\\ud800"]}', "texts.1: contains a lone surrogate (U+D800 at column 1)"),
+            (b'{"texts": ["a\\u0000b"]}', "texts.0: contains a NUL character (column 2)"),
+            (b'{"query": "\\udfff", "k": 1}', "query.0: contains a lone surrogate"),
+        ]:
+            path = "/search" if b"query" in raw else "/encode"
+            res = httpx.post(f"{url}{path}", content=raw, headers={"content-type": "application/json"})
+            assert res.status_code == 422 and res.json()["error"].startswith(reason), res.text
+    assert encoder.calls == []

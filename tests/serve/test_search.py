@@ -124,3 +124,41 @@ def test_search_and_encode_requests_share_encoder_calls(index: tuple[SearchIndex
     assert all(a.status_code == 200 for a in answers)
     assert [a.json()["hits"][0]["doc_id"] for a in answers[: len(DOCS)]] == [d["id"] for d in DOCS]
     assert len(slow.calls) < len(answers) / 2, slow.calls  # queries and texts encoded together
+
+
+def test_a_replaced_or_removed_index_is_noticed_and_answered_in_json(tmp_path: Path) -> None:
+    import shutil
+
+    from lingualite.search.store import DocumentStore
+
+    encoder, folder = HashEncoder(dimension=64), tmp_path / "idx"
+    SearchIndex.build("hash-test", DOCS[:4], folder, encoder=encoder, progress=False).close()
+    idx = SearchIndex.open(folder, encoder=encoder)
+    with running(create_app(encoder, idx)) as url:
+        ask = {"query": DOCS[6]["text"], "k": 1}
+        assert httpx.post(f"{url}/search", json=ask).json()["hits"][0]["doc_id"] != "fr-cat"
+        # `lingualite index build --overwrite` by another process while the server runs
+        SearchIndex.build("hash-test", DOCS, folder, encoder=encoder, progress=False, overwrite=True).close()
+        assert httpx.post(f"{url}/search", json=ask).json()["hits"][0]["doc_id"] == "fr-cat"
+        assert httpx.get(f"{url}/health").json()["index_size"] == len(DOCS)
+
+        shutil.rmtree(folder)  # the folder disappears: a JSON error, never a plain-text 500
+        for path, method in (("/search", "post"), ("/health", "get")):
+            res = httpx.request(method, f"{url}{path}", json=ask if method == "post" else None)
+            assert res.status_code == 503 and "the index is gone" in res.json()["error"]
+
+        SearchIndex.build("hash-test", DOCS[:2], folder, encoder=encoder, progress=False).close()
+        with SearchIndex.open(folder, encoder=encoder) as writer:
+            writer.delete([d["id"] for d in DOCS[:2]])
+        res = httpx.post(f"{url}/search", json=ask)  # an empty index: said so, not an empty success
+        assert res.status_code == 409 and "holds no documents" in res.json()["error"]
+
+        with SearchIndex.open(folder, encoder=encoder) as writer:
+            writer.add([DOCS[6]])
+        store = DocumentStore(folder / "index.sqlite")  # metadata an older version stored with NaN
+        store.db.execute("""UPDATE documents SET metadata = '{"lang": "fr", "score": NaN}'""")
+        store.close()
+        res = httpx.post(f"{url}/search", json=ask)
+        assert res.status_code == 200 and "NaN" not in res.text
+        assert res.json()["hits"][0]["metadata"] == {"lang": "fr", "score": None}
+    idx.close()

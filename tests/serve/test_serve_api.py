@@ -49,6 +49,9 @@ def test_encode_returns_the_encoders_vectors(server: tuple[str, HashEncoder]) ->
         ({"texts": "a sentence"}, "texts: Input should be a valid list"),
         ({"texts": ["a"], "normalize": "yes"}, "normalize: Input should be a valid boolean"),
         ({"text": ["a"]}, "texts: Field required"),
+        ({"texts": ["ok", ""]}, "texts.1: empty text; there is nothing to encode"),
+        ({"texts": [" \t\n"]}, "texts.0: empty text"),
+        ({"texts": ["a\x00b"]}, "texts.0: contains a NUL character (column 2)"),
     ],
 )
 def test_bad_encode_requests_get_422_with_a_clear_message(
@@ -116,3 +119,86 @@ def test_settings_are_checked() -> None:
         ServeSettings(api_key=" ")
     with pytest.raises(LinguaLiteError, match="printable ASCII"):
         ServeSettings(api_key="clé")
+    for bad in (0, -1, float("nan"), float("inf")):
+        with pytest.raises(LinguaLiteError, match="read_timeout must be > 0"):
+            ServeSettings(read_timeout=bad)
+
+
+class _NoTokenEncoder(HashEncoder):
+    """Gives the zero vector for text made of symbols it has no token for, as a static model with no
+    [UNK] row would."""
+
+    def vector(self, text: str) -> np.ndarray:
+        return super().vector(text) * (0.0 if set(text) <= set("#%") else 1.0)
+
+
+def test_a_text_the_model_has_no_token_for_is_not_a_silent_zero_vector() -> None:
+    with running(create_app(_NoTokenEncoder(), _BrokenIndex())) as url:  # the query is refused before it
+        res = httpx.post(f"{url}/encode", json={"texts": ["le chat dort", "#%#"]})
+        assert res.status_code == 422 and res.json()["error"].startswith("texts.1: the model has no token")
+        res = httpx.post(f"{url}/search", json={"queries": ["ok", "%%"]})
+        assert res.status_code == 422 and res.json()["error"].startswith("queries.1: the model has no token")
+        raw = httpx.post(f"{url}/encode", json={"texts": ["#%#"], "normalize": False})
+        assert raw.status_code == 200 and raw.json()["vectors"] == [[0.0] * 32]  # asked for raw: it is zero
+
+
+def test_a_model_fitted_on_its_input_is_refused_at_start() -> None:
+    from typer.testing import CliRunner
+
+    from lingualite.cli.main import app
+    from lingualite.encoders.tfidf import TfidfEncoder
+
+    with pytest.raises(LinguaLiteError, match="tfidf: is fitted on all the texts.*cannot serve requests"):
+        create_app(TfidfEncoder())
+    done = CliRunner().invoke(app, ["serve", "--model", "tfidf", "--port", "0"])
+    assert done.exit_code == 2 and done.output.strip().count("\n") == 0 and "tfidf: is fitted" in done.output
+
+
+class _NaNEncoder(HashEncoder):
+    def encode(self, texts: list[str]) -> np.ndarray:
+        out = super().encode(texts)
+        out[:, 0] = np.nan
+        return out
+
+
+class _BrokenIndex:
+    """An index whose search raises what nothing expects: the answer is still one JSON line."""
+
+    info = {"dimension": 32}
+
+    def __len__(self) -> int:
+        return 3
+
+    def require_documents(self) -> None:
+        pass
+
+    def search_vectors(self, vectors: np.ndarray, k: int) -> list:
+        raise KeyError("a bug")
+
+
+def test_unexpected_failures_are_json_never_plain_text() -> None:
+    with running(create_app(_NaNEncoder(), _BrokenIndex())) as url:
+        res = httpx.post(f"{url}/encode", json={"texts": ["a"], "normalize": False})
+        assert res.status_code == 500 and res.json() == {
+            "error": "the encoder failed: it gave NaN or infinite values"
+        }
+        res = httpx.post(f"{url}/search", json={"query": "a"})  # NaN query vector: refused before the index
+        assert res.status_code == 500 and res.headers["content-type"] == "application/json"
+    with running(create_app(HashEncoder(), _BrokenIndex())) as url:
+        res = httpx.post(f"{url}/search", json={"query": "a"})
+        assert res.status_code == 500 and res.json() == {"error": "internal error: KeyError: 'a bug'"}
+        assert httpx.get(f"{url}/health").status_code == 200  # the server goes on
+
+
+def test_client_text_echoed_in_errors_stays_one_line(server: tuple[str, HashEncoder]) -> None:
+    # found by tests/fuzz/test_fuzz_serve.py: an unknown key with a newline gave a two-line error, and one
+    # with a lone surrogate could not be encoded as UTF-8 (a 500)
+    url = server[0]
+    for raw in (b'{"\\n": null}', b'{"texts": ["a"], "\\ud800": 1}'):
+        res = httpx.post(f"{url}/encode", content=raw, headers={"content-type": "application/json"})
+        assert res.status_code == 422 and "\n" not in res.json()["error"], res.text
+    assert res.json()["error"].startswith("body: ")  # the surrogate key: pydantic refuses the whole body
+    res = httpx.post(f"{url}/encode", content=b'{"\\n": 1}', headers={"content-type": "application/json"})
+    assert "\\n: Extra inputs are not permitted" in res.json()["error"]  # escaped, as JSON writes it
+    res = httpx.get(f"{url}/a%0Ab%00")
+    assert res.status_code == 404 and "\n" not in res.json()["error"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from lingualite.errors import LinguaLiteError
+from lingualite.strict_json import dumps
 
 # Errors a user can fix: printed as one line (file:line: reason), exit code 2.
 USER_ERRORS = (LinguaLiteError, OSError, ValueError)
@@ -110,7 +110,7 @@ def emit(result: dict[str, Any], title: str, as_json: bool) -> None:
 
     A nested table with one row that repeats the scalars (one input file) is not printed twice."""
     if as_json:
-        typer.echo(json.dumps(rounded(result), default=str))
+        typer.echo(dumps(rounded(result), default=str))  # strict JSON: an undefined metric is null, not NaN
         return
     from rich.table import Table
 

@@ -184,12 +184,12 @@ def search_command(
       lingualite search --index idx "how do I print a page" -k 5
       lingualite search --index idx "imprimer" "drucken" --json
     """
-    import json
-
     from lingualite.search import SearchIndex
+    from lingualite.strict_json import dumps
 
     try:
         with SearchIndex.open(index) as idx:
+            idx.require_documents()
             results = idx.search(list(queries), k=k)
     except USER_ERRORS as exc:
         fail(exc)
@@ -198,7 +198,7 @@ def search_command(
             {"query": q, "hits": [{"rank": r, **vars(h)} for r, h in enumerate(hits, 1)]}
             for q, hits in zip(queries, results, strict=True)
         ]
-        typer.echo(json.dumps(rounded({"index": str(index), "k": k, "results": rows}), ensure_ascii=False))
+        typer.echo(dumps(rounded({"index": str(index), "k": k, "results": rows}), ensure_ascii=False))
         return
     _print_hits(queries, results)
 

@@ -45,13 +45,30 @@ def serve_command(
     max_body_bytes: Annotated[int, typer.Option(min=1, help="Request body size (larger: 413).")] = 1_000_000,
     max_k: Annotated[int, typer.Option(min=1, help="Largest k of /search.")] = 100,
     threads: Annotated[int | None, typer.Option(min=1, help="CPU threads (default: all available).")] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="A Host name the server also answers to (repeat for more; '*.example.org' for subdomains, "
+            "'*' for any). Default: localhost, 127.0.0.1, ::1 and --host (a wildcard --host: also this "
+            "machine's names and addresses). Other Host headers get 400: this stops DNS-rebinding pages.",
+        ),
+    ] = None,
+    read_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.001, help="Seconds a client has to send a request's headers, and again its body (else 408)."
+        ),
+    ] = 10.0,
 ) -> None:
     """Serve sentence vectors and semantic search over HTTP, with a search page at /.
 
     POST /encode {"texts": [...]} -> vectors; POST /search {"query": "...", "k": 10} -> ranked hits;
     GET /health -> model, dimension, index size; the API schema is at /openapi.json. Concurrent requests
-    share encoder calls (micro-batching: up to --max-batch texts or --max-wait-ms). The API key is read from
-    the environment (never the command line, where `ps` shows it) and is required off loopback.
+    share encoder calls (micro-batching: up to --max-batch texts or --max-wait-ms); a request that makes the
+    encoder fail is isolated from its batch, so other clients' requests still succeed. The API key is read
+    from the environment (never the command line, where `ps` shows it) and is required off loopback. Only
+    requests whose Host header names this server are answered (--allowed-host adds names).
 
     \b
     Examples:
@@ -76,6 +93,8 @@ def serve_command(
             max_chars=max_chars,
             max_body_bytes=max_body_bytes,
             max_k=max_k,
+            allowed_hosts=tuple(allowed_host or ()),
+            read_timeout=read_timeout,
         )
         app = _build_app(model, index, settings, threads)
     except USER_ERRORS as exc:
@@ -84,8 +103,10 @@ def serve_command(
         fail(LinguaLiteError(f"serve needs the serve extra: pip install 'lingualite[serve]' ({exc})"))
     import uvicorn
 
+    from lingualite.serve.protocol import uvicorn_options
+
     typer.echo(f"lingualite: serving {model} on http://{_url_host(host)}:{port}/", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(app, host=host, port=port, **uvicorn_options(settings))
 
 
 def _url_host(host: str) -> str:

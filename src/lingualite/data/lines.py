@@ -1,5 +1,5 @@
-"""Plain text input, one item per line (``lingualite encode``, mining inputs): strict decoding with errors
-that name the file and line."""
+"""Plain text input, one item per line (``lingualite encode``, mining inputs, search index inputs): strict
+decoding (the rule of :mod:`lingualite.text_sanitation`) with errors that name the file and line."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from lingualite.errors import BadInputError
+from lingualite.text_sanitation import TextProblem, decode_utf8
 
-__all__ = ["iter_line_chunks", "read_lines"]
+__all__ = ["iter_checked_line_chunks", "iter_line_chunks", "read_lines"]
 
 _BREAK = re.compile(rb"\r\n|\r|\n")
 
@@ -26,6 +27,19 @@ BLOCK = 1 << 20
 def iter_line_chunks(path: str | Path, chunk_lines: int = 8192) -> Iterator[list[str]]:
     """The lines of :func:`read_lines`, with the same checks and line numbers, in lists of ``chunk_lines``,
     reading the file in 1 MiB blocks: memory stays bounded whatever the file's size."""
+    path, number = Path(path), 0
+    for chunk in iter_checked_line_chunks(path, chunk_lines):
+        for line in chunk:
+            number += 1
+            if isinstance(line, TextProblem):
+                raise BadInputError(path, number, line.reason)
+        yield chunk  # type: ignore[misc] - no problem in it
+
+
+def iter_checked_line_chunks(path: str | Path, chunk_lines: int = 8192) -> Iterator[list[str | TextProblem]]:
+    """The lines of :func:`iter_line_chunks`, but a line that breaks the text rule (not UTF-8, a NUL byte) is
+    its :class:`~lingualite.text_sanitation.TextProblem` in its place, so a reader can skip and count it
+    (``--skip-bad``) and keep the line numbers. A file that cannot be read at all is still an error."""
     path = Path(path)
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed below, also when the caller stops early
@@ -34,7 +48,8 @@ def iter_line_chunks(path: str | Path, chunk_lines: int = 8192) -> Iterator[list
     except OSError as exc:
         raise BadInputError(path, None, exc.strerror or str(exc)) from exc
     with fh:
-        carry, number, chunk, first = b"", 0, [], True
+        carry, first = b"", True
+        chunk: list[str | TextProblem] = []
         while True:
             block = fh.read(BLOCK)
             if first:
@@ -56,8 +71,7 @@ def iter_line_chunks(path: str | Path, chunk_lines: int = 8192) -> Iterator[list
             if pieces and pieces[-1] == b"":
                 pieces.pop()
             for raw in pieces:
-                number += 1
-                chunk.append(_decode(path, number, raw))
+                chunk.append(_decode(raw))
                 if len(chunk) == chunk_lines:
                     yield chunk
                     chunk = []
@@ -67,12 +81,8 @@ def iter_line_chunks(path: str | Path, chunk_lines: int = 8192) -> Iterator[list
             yield chunk
 
 
-def _decode(path: Path, number: int, raw: bytes) -> str:
-    if b"\x00" in raw:
-        raise BadInputError(path, number, "contains a NUL byte (a binary file?)")
+def _decode(raw: bytes) -> str | TextProblem:
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInputError(
-            path, number, f"not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
-        ) from exc
+        return decode_utf8(raw)
+    except TextProblem as problem:
+        return problem

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from lingualite.errors import BadInputError
+from lingualite.text_sanitation import TextProblem, decode_utf8
 
 __all__ = ["ParallelPair", "ReadStats", "read_moses", "read_tsv", "read_tsv_fields"]
 
@@ -70,7 +71,8 @@ def _open_binary(path: Path) -> BinaryIO:
 
 
 def decode_line(raw: bytes, lineno: int) -> str:
-    """Strip the line ending (``\\n`` or ``\\r\\n``) and a line-1 BOM, then decode strict UTF-8."""
+    """Strip the line ending (``\\n`` or ``\\r\\n``) and a line-1 BOM, then decode strict UTF-8 without NUL
+    (:func:`lingualite.text_sanitation.decode_utf8`)."""
     if raw.endswith(b"\n"):
         raw = raw[:-1]
     if raw.endswith(b"\r"):
@@ -79,15 +81,10 @@ def decode_line(raw: bytes, lineno: int) -> str:
         raw = raw[len(BOM) :]
     if lineno == 1 and raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise MalformedLine("invalid_utf8", "UTF-16 text (a byte-order mark); convert the file to UTF-8")
-    if b"\x00" in raw:
-        column = raw.index(b"\x00") + 1
-        raise MalformedLine("nul_byte", f"contains a NUL byte (column {column}); a binary file?")
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        column = len(raw[: err.start].decode("utf-8")) + 1
-        reason = f"invalid UTF-8 (byte 0x{raw[err.start]:02x} at column {column})"
-        raise MalformedLine("invalid_utf8", reason) from None
+        return decode_utf8(raw)
+    except TextProblem as problem:  # the rule of lingualite.text_sanitation (invalid UTF-8, NUL)
+        raise MalformedLine(problem.key, problem.reason) from None
 
 
 def _split_cr(raw: bytes) -> Iterator[bytes]:

@@ -1,4 +1,5 @@
-"""The :class:`Encoder` protocol of every encoder, and :func:`fit_encoder` for those that need fitting."""
+"""The :class:`Encoder` protocol of every encoder, and :func:`fit_encoder` for those that need fitting
+(:func:`require_standalone` refuses them where each text must be encoded on its own)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
+from lingualite.errors import LinguaLiteError
+
 if TYPE_CHECKING:
     from scipy import sparse
 
-__all__ = ["Encoder", "fit_encoder"]
+__all__ = ["Encoder", "fit_encoder", "require_standalone"]
 
 
 @runtime_checkable
@@ -42,3 +45,15 @@ def fit_encoder(encoder: Encoder, texts: Sequence[str]) -> None:
     fit = getattr(encoder, "fit", None)
     if callable(fit):
         fit(list(texts))
+
+
+def require_standalone(encoder: object, use: str) -> None:
+    """Refuse, in one line, an encoder fitted on the texts it encodes together (TF-IDF) where texts arrive one
+    request or one chunk at a time (``use``: what it was asked for, e.g. ``"serve requests"``)."""
+    if callable(getattr(encoder, "fit", None)):
+        name = getattr(encoder, "name", type(encoder).__name__)
+        raise LinguaLiteError(
+            f"{name}: is fitted on all the texts it encodes together (a lexical baseline), so it cannot {use}; "
+            "use a model that encodes each text on its own (a model folder, use-m, minilm, e5-small, or "
+            "onnx:/static:/bf16:FOLDER)"
+        )

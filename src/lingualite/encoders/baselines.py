@@ -33,6 +33,7 @@ from lingualite.encoders.folder import SentenceTransformerEncoder
 from lingualite.encoders.tfidf import TfidfEncoder
 from lingualite.errors import LinguaLiteError
 from lingualite.system import available_cpus
+from lingualite.text_sanitation import check_texts
 
 __all__ = [
     "BASELINES",
@@ -96,6 +97,7 @@ class UseMultilingualEncoder:
         return 512
 
     def encode(self, texts: list[str]) -> np.ndarray:
+        check_texts(texts)
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
@@ -195,6 +197,7 @@ class E5SmallEncoder:
         return int(self._model.dim)
 
     def _encode(self, texts: list[str], is_query: bool) -> np.ndarray:
+        check_texts(texts)
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)

@@ -9,6 +9,7 @@ import numpy as np
 
 from lingualite.run_folder import RunFolder
 from lingualite.system import available_cpus
+from lingualite.text_sanitation import check_texts
 
 __all__ = ["SentenceTransformerEncoder", "model_folder_bytes"]
 
@@ -99,6 +100,7 @@ class SentenceTransformerEncoder:
 
     def encode(self, texts: list[str], prompt_name: str | None = None) -> np.ndarray:
         """:param prompt_name: one of the folder's prompts (None: its default prompt, if any)."""
+        check_texts(texts)
         if len(texts) == 0:  # sentence-transformers returns shape (0,) here
             return np.zeros((0, self.dimension), dtype=np.float32)
         try:

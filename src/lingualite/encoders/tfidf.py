@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from lingualite.text_sanitation import check_texts
+
 if TYPE_CHECKING:
     from scipy import sparse
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -35,15 +37,18 @@ class TfidfEncoder:
         return TfidfVectorizer(analyzer="char_wb", ngram_range=self.ngram_range, sublinear_tf=True)
 
     def fit(self, texts: list[str]) -> TfidfEncoder:
+        check_texts(texts)
         self._vectorizer = self._new_vectorizer().fit(texts)
         return self
 
     def fit_encode(self, texts: list[str]) -> sparse.csr_matrix:
         """:meth:`fit` then :meth:`encode` of the same texts in one pass over them (the same rows)."""
+        check_texts(texts)
         self._vectorizer = self._new_vectorizer()
         return self._vectorizer.fit_transform(texts)
 
     def encode(self, texts: list[str]) -> sparse.csr_matrix:
+        check_texts(texts)
         if self._vectorizer is None:
             raise RuntimeError("TfidfEncoder.fit must be called before encode")
         return self._vectorizer.transform(texts)

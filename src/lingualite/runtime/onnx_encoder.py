@@ -16,6 +16,7 @@ import numpy as np
 from lingualite.errors import LinguaLiteError
 from lingualite.runtime.word_cache import word_cache_for
 from lingualite.system import available_cpus
+from lingualite.text_sanitation import check_texts
 
 __all__ = ["FP32_FILE", "INT8_FILE", "META_FILE", "ONNX_DIR", "OnnxEncoder", "onnx_graph_of"]
 
@@ -87,6 +88,7 @@ class OnnxEncoder:
         return self._dimension
 
     def encode(self, texts: list[str]) -> np.ndarray:
+        check_texts(texts)
         out = np.zeros((len(texts), self._dimension), dtype=np.float32)
         if not texts:
             return out

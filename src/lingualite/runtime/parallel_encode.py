@@ -11,7 +11,8 @@ are the plain encode's chunks, so each encoder call sees the same sentences and 
 resumable: shards already on disk are checked and skipped.
 
 Built on :class:`concurrent.futures.ProcessPoolExecutor`; the ordered window is written here because
-``Executor.map`` submits the whole input at once (unbounded memory on a large file).
+``Executor.map`` submits the whole input at once (unbounded memory on a large file). The workers die with the
+main process, ``kill -9`` included (:func:`lingualite.runtime.lifeline.die_with_parent`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from lingualite.runtime.encode_file import (
     print_progress,
     write_npy,
 )
+from lingualite.runtime.lifeline import die_with_parent
 
 __all__ = [
     "EncoderPool",
@@ -132,7 +134,9 @@ class EncoderPool:
     def __enter__(self) -> EncoderPool:
         if self.workers > 1:
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(  # workers end with us, even after kill -9 (lifeline)
+                self.workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+            )
         else:
             self._local = load_worker_encoder(self.spec, self.batch_size, threads=None)
         return self

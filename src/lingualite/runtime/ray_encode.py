@@ -18,7 +18,8 @@ no line numbers, so its rows would not be the plain encode's rows. The driver re
 :func:`lingualite.data.lines.iter_line_chunks` (the same lines and the same file:line errors) and only the
 object refs stay in its memory. Ray starts in local mode (``ray.init(num_cpus=workers + 1)``) unless
 ``RAY_ADDRESS`` names a cluster (``ray start --head``), which it then joins; Ray is the optional extra
-``pip install -e ".[distributed]"``.
+``pip install -e ".[distributed]"``. A local Ray ends with the command, ``kill -9`` included
+(:func:`lingualite.runtime.lifeline.start_reaper`); a cluster's processes are not ours and are left alone.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from lingualite.runtime.parallel_encode import (
     plan_shards,
     write_shards,
 )
+from lingualite.text_sanitation import text_problem
 
 __all__ = ["EmbedBatch", "encode_ray", "encode_shards_ray", "init_ray", "read_pieces", "require_ray"]
 
@@ -82,7 +84,10 @@ def init_ray(workers: int | None = None) -> tuple[Any, int]:
 def _start(ray: Any, workers: int) -> None:
     if os.environ.get("RAY_ADDRESS"):
         ray.init(ignore_reinit_error=True, log_to_driver=False, logging_level="WARNING")  # reads RAY_ADDRESS
-    else:
+    else:  # a Ray of our own, which must not outlive us, even after kill -9
+        from lingualite.runtime.lifeline import start_reaper
+
+        start_reaper()
         ray.init(
             num_cpus=workers + 1,
             include_dashboard=False,
@@ -127,6 +132,9 @@ def read_pieces(input: Path, text_column: str = "text", chunk: int = CHUNK) -> P
                 raise LinguaLiteError(f"{path}: row {row} (from 0) of column {text_column!r} is null")
             if not all(isinstance(t, str) for t in texts):
                 raise LinguaLiteError(f"{path}: column {text_column!r} is not text")
+            for i, text in enumerate(texts):  # Arrow text is UTF-8 already; a NUL is what can still be there
+                if (problem := text_problem(text)) is not None:
+                    raise LinguaLiteError(f"{path}: row {in_file + i} (from 0): {problem.reason}")
             yield first, texts
             first, in_file = first + len(texts), in_file + len(texts)
 

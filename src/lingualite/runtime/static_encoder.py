@@ -22,6 +22,7 @@ from scipy import sparse
 
 from lingualite.errors import LinguaLiteError
 from lingualite.runtime.word_cache import word_cache_for
+from lingualite.text_sanitation import check_texts
 
 __all__ = ["StaticEncoder"]
 
@@ -61,6 +62,7 @@ class StaticEncoder:
         return int(self.table.shape[1])
 
     def encode(self, texts: list[str]) -> np.ndarray:
+        check_texts(texts)
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out

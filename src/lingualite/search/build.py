@@ -19,7 +19,15 @@ from lingualite.search.readers import Doc, ReadStats, iter_documents
 from lingualite.search.store import DB_NAME, DocumentStore
 from lingualite.search.vectors import VectorIndex, choose_kind
 
-__all__ = ["FORMAT_VERSION", "Ingested", "check_output", "faiss_name", "ingest", "write_new_index"]
+__all__ = [
+    "FORMAT_VERSION",
+    "Ingested",
+    "check_output",
+    "faiss_name",
+    "ingest",
+    "nothing_to_index",
+    "write_new_index",
+]
 
 FORMAT_VERSION = 1
 CHUNK = 4096  # documents per encoder call
@@ -98,6 +106,12 @@ def ingest(
         if not docs:
             continue
         vectors = dense(encoder, [d.text for d in docs])
+        finite = np.isfinite(vectors).all(axis=1)
+        if not finite.all():
+            raise LinguaLiteError(
+                f"{docs[int(np.argmin(finite))].where}: the model gave a vector with NaN or infinite values "
+                "for this text; it cannot be indexed"
+            )
         if vectors.shape[1] != floats.dimension:
             raise LinguaLiteError(
                 f"{getattr(encoder, 'name', 'encoder')}: gives {vectors.shape[1]}-d vectors, the index holds "
@@ -112,6 +126,16 @@ def ingest(
                 f"index: {row - first_row:,} documents encoded ({elapsed:.0f} s)", file=sys.stderr, flush=True
             )
     return Ingested(first_row, row - first_row, stats)
+
+
+def nothing_to_index(source: Path | list[dict[str, Any]], stats: ReadStats) -> str:
+    """The error of a build whose input yields no document (an empty list given on purpose is allowed: the
+    Python API's way to make an index to fill with ``add``)."""
+    name = "the documents given" if isinstance(source, list) else str(source)
+    skipped = (
+        f"; {stats.skipped} skipped as bad, the first: {stats.first_skipped[0]}" if stats.skipped else ""
+    )
+    return f"{name}: holds no documents to index{skipped}"
 
 
 def write_new_index(
@@ -132,6 +156,8 @@ def write_new_index(
         floats = FloatFile.create(folder / FLOATS_NAME, dimension)
         with store.transaction():
             done = ingest(store, floats, encoder, source, 0, skip_bad, progress)
+            if done.added == 0 and not (isinstance(source, list) and not source):
+                raise LinguaLiteError(nothing_to_index(source, done.stats))
             concrete = choose_kind(kind, done.added)
             vindex = VectorIndex.new(quantization, concrete, dimension, done.added, rescore)
             view = floats.view(done.added)

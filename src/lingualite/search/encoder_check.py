@@ -49,6 +49,9 @@ def dense(encoder: Any, texts: list[str], queries: bool = False) -> np.ndarray:
     """L2-normalised float32 vectors of ``texts`` (``encode_queries`` for queries when the encoder has it)."""
     from scipy import sparse
 
+    from lingualite.encoders.base import require_standalone
+
+    require_standalone(encoder, "build or search an index")
     fn = getattr(encoder, "encode_queries", None) if queries else None
     vectors = (fn if callable(fn) else encoder.encode)(list(texts))
     if sparse.issparse(vectors):

@@ -14,12 +14,20 @@ names it in ``info.faiss_file``, and the old file is removed after. A crash at a
 a complete FAISS file whose contents match it; stray files are removed by the next writer. Float rows past
 the committed count are ignored (and overwritten by the next ``add``).
 
-Readers notice a change by another process (``info.generation``) at their next search and reload.
+Readers notice a change by another process at their next call: ``add`` / ``delete`` by the generation
+(``info.generation``), and a folder replaced by ``index build --overwrite`` (or removed and built again) by the
+identity of its SQLite file (device and inode, one ``stat`` per call; the open connection keeps the old file's
+inode from being reused). A replaced index is reopened and its model checked again; a removed one is an
+:class:`IndexGoneError` until it is back.
+
+An index with no documents can be searched from the Python API (every query gets no hits);
+:meth:`SearchIndex.require_documents` is the one-line error that ``lingualite search`` and ``/search`` give.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,9 +45,44 @@ from lingualite.search.readers import check_source
 from lingualite.search.store import DB_NAME, DocumentStore
 from lingualite.search.vectors import VectorIndex, rebuild
 
-__all__ = ["REBUILD_FRACTION", "Hit", "SearchIndex"]
+__all__ = ["REBUILD_FRACTION", "EmptyIndexError", "Hit", "IndexGoneError", "SearchIndex"]
 
 REBUILD_FRACTION = 0.2  # HNSW: rebuild the graph from the float vectors once tombstones pass this share
+
+
+class IndexGoneError(LinguaLiteError):
+    """The index folder was removed (or is in the middle of being replaced) while it was open."""
+
+
+class EmptyIndexError(LinguaLiteError):
+    """The index holds no documents (built from an empty list, or every document deleted)."""
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    """(device, inode) of the index's SQLite file: changes when the folder is replaced."""
+    try:
+        st = os.stat(path / DB_NAME)
+    except OSError as exc:
+        raise IndexGoneError(
+            f"{path}: the index is gone ({exc.strerror or exc}); it was removed or is being replaced"
+        ) from None
+    return st.st_dev, st.st_ino
+
+
+NO_IDENTITY = (-1, -1)
+
+
+def _open_store(path: Path) -> tuple[DocumentStore, tuple[int, int]]:
+    """A connection to ``path``'s SQLite file and that file's identity, stat'ed before and after opening so
+    that the identity is the one of the file held open (the folder may be replaced meanwhile)."""
+    while True:
+        if not (path / DB_NAME).is_file():
+            DocumentStore(path / DB_NAME).close()  # raises its one-line "not a lingualite search index"
+        before = _identity(path)
+        store = DocumentStore(path / DB_NAME)
+        if _identity(path) == before:
+            return store, before
+        store.close()
 
 
 @dataclass
@@ -57,7 +100,7 @@ class SearchIndex:
     def __init__(self, path: Path, encoder: Any = None) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
-        self._store = DocumentStore(self.path / DB_NAME)
+        self._store, self._identity = _open_store(self.path)
         self._encoder: Any = None
         try:
             self._load()
@@ -142,8 +185,30 @@ class SearchIndex:
         self._view = self._floats.view(int(info["vectors"]))
 
     def _refresh(self) -> None:
-        if self._store.generation() != self.info["generation"]:
+        if _identity(self.path) != self._identity:
+            self._reopen()
+        elif self._store.generation() != self.info["generation"]:
             self._load()
+
+    def _reopen(self) -> None:
+        """The folder was replaced: read the new one, and check its model again. Until the check passes the
+        identity is one no file has, so a refused index is refused again at every call."""
+        store, identity = _open_store(self.path)
+        self._store, old = store, self._store
+        old.close()
+        self._identity = NO_IDENTITY
+        self._load("reread")
+        if self._encoder is not None:
+            check_encoder(self._encoder, self.info, self.path)
+        self._identity = identity
+
+    def require_documents(self) -> None:
+        """:class:`EmptyIndexError` (one line saying what to do) when the index holds no documents."""
+        if len(self) == 0:
+            raise EmptyIndexError(
+                f"{self.path}: holds no documents, so a search finds nothing; add some with "
+                f"`lingualite index add --index {self.path} --input FILE`"
+            )
 
     # -- the model -----------------------------------------------------------------------------------------
 

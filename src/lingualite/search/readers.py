@@ -9,8 +9,10 @@
   string or an integer (stored as its string). Empty lines are skipped.
 - a list of dicts (the API): the jsonl form, ``{"id", "text", ...metadata}``.
 
-A bad line (no text, an empty id, not JSON, ...) is a :class:`~lingualite.errors.BadInputError` naming
-``file:line``; with ``skip_bad`` it is skipped and counted instead.
+A bad line (no text, an empty id, not JSON, JSON with ``NaN`` or ``Infinity``, invalid UTF-8, a NUL, a lone
+surrogate from a ``"\\ud800"`` escape: the rule of :mod:`lingualite.text_sanitation`) is a
+:class:`~lingualite.errors.BadInputError` naming ``file:line``; with ``skip_bad`` it is skipped and counted
+instead. Documents given as dicts follow the same rules (``docs[i]: reason``).
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lingualite.data.lines import iter_line_chunks
+from lingualite.data.lines import iter_checked_line_chunks
 from lingualite.errors import BadInputError, LinguaLiteError
+from lingualite.strict_json import loads, non_finite_path
+from lingualite.text_sanitation import TextProblem, strings_problem
 
 __all__ = ["FORMATS", "Doc", "ReadStats", "check_source", "iter_documents"]
 
@@ -68,6 +72,12 @@ def _from_dict(obj: Any) -> tuple[str, str, dict[str, Any]]:
     missing = [key for key in ("id", "text") if key not in obj]
     if missing:
         raise ValueError(f"no {' and no '.join(repr(k) for k in missing)} key")
+    problem = strings_problem(obj)
+    if problem is not None:
+        raise problem
+    where = non_finite_path(obj)
+    if where is not None:
+        raise ValueError(f"{where} is not a finite number; JSON has no NaN or Infinity")
     doc_id, text = _check(obj["id"], obj["text"])
     return doc_id, text, {k: v for k, v in obj.items() if k not in ("id", "text")}
 
@@ -87,29 +97,38 @@ def _is_header(line: str) -> bool:
     return len(fields) >= 2 and fields[0] == "id" and fields[1] == "text"
 
 
+def _parse_line(
+    kind: str, number: int, line: str, header: list[str] | None
+) -> tuple[str, str, dict[str, Any]]:
+    if kind == ".txt":
+        return str(number), line, {}
+    if kind == ".tsv":
+        return _parse_tsv(line, header)
+    try:
+        obj = loads(line)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from exc
+    except ValueError as exc:  # NaN, Infinity, a number that overflows
+        raise ValueError(f"not strict JSON: {exc}") from exc
+    return _from_dict(obj)
+
+
 def _iter_file(path: Path, chunk: int, stats: ReadStats, skip_bad: bool) -> Iterator[list[Doc]]:
     kind = path.suffix.lower()
     number, header = 0, None
-    for lines in iter_line_chunks(path, chunk):
+    for lines in iter_checked_line_chunks(path, chunk):
         out: list[Doc] = []
         for line in lines:
             number += 1
-            if not line.strip():
+            if isinstance(line, str) and not line.strip():
                 continue
-            if kind == ".tsv" and number == 1 and _is_header(line):
+            if kind == ".tsv" and number == 1 and isinstance(line, str) and _is_header(line):
                 header = line.split("\t")
                 continue
             try:
-                if kind == ".txt":
-                    doc_id, text, meta = str(number), line, {}
-                elif kind == ".tsv":
-                    doc_id, text, meta = _parse_tsv(line, header)
-                else:
-                    try:
-                        obj = json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        raise ValueError(f"not JSON ({exc.msg} at column {exc.colno})") from exc
-                    doc_id, text, meta = _from_dict(obj)
+                if isinstance(line, TextProblem):  # invalid UTF-8, a NUL byte
+                    raise line
+                doc_id, text, meta = _parse_line(kind, number, line, header)
             except ValueError as exc:
                 error = BadInputError(path, number, str(exc))
                 if not skip_bad:

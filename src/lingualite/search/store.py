@@ -5,7 +5,8 @@ Tables:
 - ``info(key, value)``: one JSON value per key (model spec, dimension, quantization, FAISS kind, counts,
   format version, generation, the current FAISS file name...);
 - ``documents(row_id, doc_id, text, metadata)``: ``row_id`` is the document's FAISS id and its row in the
-  float vector file; ``doc_id`` is unique;
+  float vector file; ``doc_id`` is unique; metadata is strict JSON (:mod:`lingualite.strict_json`: never
+  ``NaN``; one an older version stored is read as ``null``);
 - ``tombstones(row_id)``: FAISS ids of deleted documents that the FAISS index could not remove (HNSW);
   searches exclude them.
 
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from lingualite.errors import LinguaLiteError
+from lingualite.strict_json import dumps, read_stored
 
 __all__ = ["DB_NAME", "DocumentStore"]
 
@@ -84,7 +86,7 @@ class DocumentStore:
     def write_info(self, values: dict[str, Any]) -> None:
         self.db.executemany(
             "INSERT OR REPLACE INTO info (key, value) VALUES (?, ?)",
-            [(key, json.dumps(value)) for key, value in values.items()],
+            [(key, dumps(value)) for key, value in values.items()],
         )
 
     def generation(self) -> int:
@@ -109,7 +111,7 @@ class DocumentStore:
         """Insert ``(row_id, doc_id, text, metadata)`` rows (ids checked unique by the caller)."""
         self.db.executemany(
             "INSERT INTO documents (row_id, doc_id, text, metadata) VALUES (?, ?, ?, ?)",
-            [(r, d, t, json.dumps(m, ensure_ascii=False)) for r, d, t, m in rows],
+            [(r, d, t, dumps(m, ensure_ascii=False)) for r, d, t, m in rows],
         )
 
     def get_rows(self, row_ids: Iterable[int]) -> dict[int, tuple[str, str, dict[str, Any]]]:
@@ -119,7 +121,7 @@ class DocumentStore:
             marks = ",".join("?" * len(part))
             query = f"SELECT row_id, doc_id, text, metadata FROM documents WHERE row_id IN ({marks})"
             for row_id, doc_id, text, meta in self.db.execute(query, part):
-                out[row_id] = (doc_id, text, json.loads(meta))
+                out[row_id] = (doc_id, text, read_stored(meta))
         return out
 
     def rows_of(self, doc_ids: list[str]) -> dict[str, int]:

@@ -2,8 +2,10 @@
 
 :func:`create_app` wires the pieces: :mod:`~lingualite.serve.service` (what the endpoints do, through
 :mod:`~lingualite.serve.batching`: concurrent requests share encoder calls in one worker thread),
-:mod:`~lingualite.serve.limits` (413 / 422), :mod:`~lingualite.serve.auth` (optional API key, required off
-loopback) and JSON errors (:mod:`~lingualite.serve.errors`).
+:mod:`~lingualite.serve.limits` (413 / 408 / 422), :mod:`~lingualite.serve.auth` (optional API key, required
+off loopback), :mod:`~lingualite.serve.hosts` (trusted ``Host`` names, 400) and JSON errors
+(:mod:`~lingualite.serve.errors`), every one of them JSON, unexpected exceptions included. The layers, outermost
+first: JSON errors, trusted hosts, API key, body limit, the routes.
 
 The API schema is served at ``/openapi.json``; FastAPI's ``/docs`` and ``/redoc`` pages are turned off because
 they load their JavaScript and CSS from a CDN and would be blank on an offline machine.
@@ -27,10 +29,12 @@ from lingualite.encoders.base import Encoder
 from lingualite.serve.auth import ApiKeyMiddleware, check_bind
 from lingualite.serve.errors import (
     ApiError,
+    JsonErrorMiddleware,
     api_error_handler,
     http_error_handler,
     validation_error_handler,
 )
+from lingualite.serve.hosts import TrustedHostMiddleware, allowed_hosts
 from lingualite.serve.limits import BodyLimitMiddleware
 from lingualite.serve.schemas import (
     EncodeRequest,
@@ -50,7 +54,8 @@ PAGE_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-in
 
 def _json(payload: dict[str, Any]) -> Response:
     # json.dumps directly: FastAPI's jsonable_encoder walks every float of every vector in Python (slow).
-    return Response(json.dumps(payload, ensure_ascii=False), media_type="application/json")
+    # allow_nan=False: strict JSON (the service checks vectors and scores are finite before this).
+    return Response(json.dumps(payload, ensure_ascii=False, allow_nan=False), media_type="application/json")
 
 
 def _page() -> str:
@@ -60,11 +65,13 @@ def _page() -> str:
 def create_app(encoder: Encoder, index: Any = None, settings: ServeSettings | None = None) -> FastAPI:
     """The FastAPI app serving ``encoder`` (and ``index``, a :class:`lingualite.search.SearchIndex`).
 
-    :raises LinguaLiteError: a non-loopback ``settings.host`` without ``settings.api_key``, or an index built
-        with another model spec (or of another dimension).
+    :raises LinguaLiteError: a non-loopback ``settings.host`` without ``settings.api_key``, an encoder fitted on
+        its input (TF-IDF), a bad ``settings.allowed_hosts`` pattern, or an index built with another model spec
+        (or of another dimension).
     """
     settings = settings or ServeSettings()
     check_bind(settings.host, settings.api_key)
+    hosts = allowed_hosts(settings.host, settings.allowed_hosts)
     service = Service(encoder, index, settings)
 
     @asynccontextmanager
@@ -87,9 +94,11 @@ def create_app(encoder: Encoder, index: Any = None, settings: ServeSettings | No
     app.add_exception_handler(RequestValidationError, validation_error_handler)
     app.add_exception_handler(ApiError, api_error_handler)
     app.add_exception_handler(HTTPException, http_error_handler)
-    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
-    if settings.api_key is not None:  # added last: the outermost layer, before the body is read
+    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes, timeout=settings.read_timeout)
+    if settings.api_key is not None:  # outside the body limit: checked before the body is read
         app.add_middleware(ApiKeyMiddleware, api_key=settings.api_key)
+    app.add_middleware(TrustedHostMiddleware, patterns=hosts)
+    app.add_middleware(JsonErrorMiddleware)  # added last: the outermost layer
     _add_routes(app, service, _page())
     return app
 

@@ -14,8 +14,14 @@ Design
   calls never fight over the CPU cores, and the loop keeps accepting requests while it runs. Requests that
   arrive during a call queue up and, having waited already, leave together as the next batch: the busier the
   server, the bigger the batches, with no extra delay when it is idle (a lone request waits ``max_wait_ms``).
-- The batch's vectors are cut back into each request's rows; an encoder error fails every request of that
-  batch (and only those). A request whose client went away is dropped before encoding.
+- The batch's vectors are cut back into each request's rows. A request whose client went away is dropped
+  before encoding.
+- **One request cannot fail its neighbours.** When an encoder call fails, the batch is split in two halves
+  and each is tried again, recursively, until the request(s) that make the call fail stand alone: each of
+  those gets the encoder's error, and every other request of the batch gets its vectors. One bad request in
+  a batch of ``n`` costs about ``2 log2(n)`` extra calls; the isolated failures are counted
+  (``BatchStats.failed``). Texts that break lingualite's text rule never get this far (the service refuses
+  them with 422 first); this is for what is left: a text the model itself cannot take.
 """
 
 from __future__ import annotations
@@ -40,12 +46,15 @@ def dense_float32(vectors: object) -> np.ndarray:
 
 @dataclass
 class BatchStats:
-    """Counters since start: requests, texts and encoder calls (texts / calls = mean batch size)."""
+    """Counters since start: requests, texts and encoder calls (texts / calls = mean batch size), calls that
+    failed and the requests that failed alone (isolated from their batch)."""
 
     requests: int = 0
     texts: int = 0
     calls: int = 0
     largest: int = 0
+    failed_calls: int = 0
+    failed: int = 0
 
 
 @dataclass
@@ -135,22 +144,19 @@ class MicroBatcher:
         return batch
 
     async def _run(self, batch: list[_Pending]) -> None:
+        batch = [item for item in batch if not item.future.done()]  # a client that went away meanwhile
         if not batch:
             return
         texts = [t for item in batch for t in item.texts]
-        loop = asyncio.get_running_loop()
         try:
-            vectors = await loop.run_in_executor(self.executor, lambda: dense_float32(self.encode_fn(texts)))
-            if vectors.ndim != 2 or vectors.shape[0] != len(texts):
-                raise RuntimeError(f"the encoder returned shape {vectors.shape} for {len(texts)} texts")
-        except BaseException as exc:  # every request of the batch gets the encoder's error
-            failure = exc if isinstance(exc, Exception) else RuntimeError("the server is shutting down")
-            for item in batch:
-                if not item.future.done():
-                    item.future.set_exception(failure)
-            if not isinstance(exc, Exception):
-                raise  # cancelled (shutdown)
+            vectors = await self._call(texts)
+        except Exception as exc:
+            self.stats.failed_calls += 1
+            await self._isolate(batch, exc)
             return
+        except BaseException:  # cancelled: the server is shutting down
+            _fail(batch, RuntimeError("the server is shutting down"))
+            raise
         self.stats.requests += len(batch)
         self.stats.texts += len(texts)
         self.stats.calls += 1
@@ -160,3 +166,31 @@ class MicroBatcher:
             if not item.future.done():
                 item.future.set_result(vectors[start : start + len(item.texts)])
             start += len(item.texts)
+
+    async def _call(self, texts: list[str]) -> np.ndarray:
+        loop = asyncio.get_running_loop()
+        vectors = await loop.run_in_executor(self.executor, lambda: dense_float32(self.encode_fn(texts)))
+        if vectors.ndim != 2 or vectors.shape[0] != len(texts):
+            raise RuntimeError(f"the encoder returned shape {vectors.shape} for {len(texts)} texts")
+        return vectors
+
+    async def _isolate(self, batch: list[_Pending], error: Exception) -> None:
+        """The call on ``batch`` failed: a lone request gets ``error``; a larger batch is tried again in two
+        halves (each split again if it fails), so only the requests that make the call fail get an error."""
+        if len(batch) == 1:
+            self.stats.failed += 1
+            _fail(batch, error)
+            return
+        middle = len(batch) // 2
+        try:
+            await self._run(batch[:middle])
+            await self._run(batch[middle:])
+        except BaseException:
+            _fail(batch, RuntimeError("the server is shutting down"))
+            raise
+
+
+def _fail(batch: list[_Pending], error: Exception) -> None:
+    for item in batch:
+        if not item.future.done():
+            item.future.set_exception(error)

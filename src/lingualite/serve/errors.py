@@ -1,8 +1,14 @@
-"""Every error the service returns is JSON ``{"error": "one line a person can act on"}`` (+ ``detail``)."""
+"""Every error the service returns is JSON ``{"error": "one line a person can act on"}`` (+ ``detail``).
+
+Starlette answers an unexpected exception with a plain-text 500 and uvicorn logs its traceback;
+:class:`JsonErrorMiddleware` (the outermost layer) answers it in the same JSON shape instead, and logs one
+line: no traceback reaches a client or the log.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -13,14 +19,21 @@ from starlette.exceptions import HTTPException
 
 __all__ = [
     "ApiError",
+    "JsonErrorMiddleware",
     "api_error_handler",
     "http_error_handler",
     "send_error",
+    "shown",
     "validation_error_handler",
     "validation_message",
 ]
 
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+logger = logging.getLogger("lingualite.serve")
 
 
 class ApiError(Exception):
@@ -51,11 +64,17 @@ async def send_error(
     await send({"type": "http.response.body", "body": body})
 
 
+def shown(text: str) -> str:
+    """``text`` as it may appear inside a one-line message: a client's key or path with a newline, a control
+    character or a lone surrogate is escaped as JSON escapes it (``\\n``, ``\\ud800``)."""
+    return text if text.isprintable() else json.dumps(text)[1:-1]
+
+
 def validation_message(errors: list[dict[str, Any]]) -> str:
     """Pydantic's errors as one line: ``texts.2: Input should be a valid string; ...``."""
     parts = []
     for err in errors[:5]:
-        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+        loc = [shown(str(p)) for p in err.get("loc", ()) if p != "body"]
         if err.get("type") == "json_invalid":
             reason = (err.get("ctx") or {}).get("error", err.get("msg", ""))
             where = f" at character {loc[0]}" if loc else ""
@@ -69,7 +88,14 @@ def validation_message(errors: list[dict[str, Any]]) -> str:
 async def validation_error_handler(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = list(exc.errors())
-    detail = [{k: v for k, v in e.items() if k in ("type", "loc", "msg")} for e in errors]
+    detail = [
+        {
+            "type": e.get("type"),
+            "loc": [shown(p) if isinstance(p, str) else p for p in e.get("loc", ())],
+            "msg": shown(str(e.get("msg", ""))),
+        }
+        for e in errors
+    ]
     return JSONResponse({"error": validation_message(errors), "detail": detail}, status_code=422)
 
 
@@ -81,5 +107,36 @@ async def api_error_handler(request: Request, exc: Exception) -> JSONResponse:
 async def http_error_handler(request: Request, exc: Exception) -> JSONResponse:
     """Starlette's own errors (404 unknown path, 405 wrong method) in the same ``{"error": ...}`` shape."""
     assert isinstance(exc, HTTPException)
-    message = f"{exc.detail}: {request.method} {request.url.path}"
+    message = f"{exc.detail}: {request.method} {shown(request.url.path)}"
     return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+
+
+def one_line(exc: BaseException) -> str:
+    """``Type: first line of the message``."""
+    first = (str(exc).strip().splitlines() or [""])[0]
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+class JsonErrorMiddleware:
+    """ASGI middleware: an exception nothing else handled becomes a JSON 500 (one line in the log)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception as exc:
+            logger.error("%s %s failed: %s", scope.get("method"), scope.get("path"), one_line(exc))
+            if not started:  # else the answer is half sent: the server closes the connection
+                await send_error(send, 500, f"internal error: {one_line(exc)}")

@@ -3,17 +3,24 @@
 One :class:`Service` per app holds the encoder, the optional :class:`lingualite.search.SearchIndex`, the
 single worker thread and the batchers (``/encode`` and ``/search`` share one unless the encoder encodes
 queries differently, as e5 does with ``encode_queries``).
+
+Status codes: 422 for a text the request should not have sent (the limits and the text rule, empty text, a
+text the model has no token for when a unit vector is asked: its zero vector has no direction); 500 when the
+encoder itself fails (that request only: see :mod:`lingualite.serve.batching`); 409 for a search on an index
+with no documents; 503 while the index cannot be read (its folder removed, or replaced by one of another
+model). A replaced index is picked up at the next request (:class:`lingualite.search.SearchIndex`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
-from lingualite.encoders.base import Encoder
+from lingualite.encoders.base import Encoder, require_standalone
 from lingualite.errors import LinguaLiteError
 from lingualite.retrieval import normalize_rows
 from lingualite.serve.batching import MicroBatcher
@@ -21,6 +28,8 @@ from lingualite.serve.errors import ApiError
 from lingualite.serve.limits import check_texts
 from lingualite.serve.schemas import EncodeRequest, SearchRequest
 from lingualite.serve.settings import ServeSettings
+from lingualite.strict_json import finite_or_none
+from lingualite.text_sanitation import InvalidTextError
 
 __all__ = ["Service", "check_index"]
 
@@ -48,6 +57,7 @@ class Service:
     """The encoder, index and batchers behind one app; :meth:`start` / :meth:`stop` on the event loop."""
 
     def __init__(self, encoder: Encoder, index: Any, settings: ServeSettings) -> None:
+        require_standalone(encoder, "serve requests (each is encoded on its own)")
         if index is not None:
             check_index(index, encoder, settings.model_spec)
         self.encoder, self.index, self.settings = encoder, index, settings
@@ -71,15 +81,48 @@ class Service:
         await self.queries.stop()
         self.worker.shutdown(wait=True)
 
-    async def _vectors(self, batcher: MicroBatcher, texts: list[str]) -> np.ndarray:
+    async def _vectors(
+        self, batcher: MicroBatcher, texts: list[str], unit: bool, what: str = "texts"
+    ) -> np.ndarray:
+        """The vectors of ``texts`` (one request), checked finite; ``unit``: a zero vector is a 422."""
         try:
-            return await batcher.encode(texts)
+            vectors = await batcher.encode(texts)
+        except InvalidTextError as exc:  # the encoder's own check of the text rule
+            raise ApiError(422, f"{what}: {exc}") from exc
         except Exception as exc:
             raise ApiError(500, f"the encoder failed: {type(exc).__name__}: {exc}") from exc
+        if not np.isfinite(vectors).all():
+            raise ApiError(500, "the encoder failed: it gave NaN or infinite values")
+        if unit:
+            zero = np.flatnonzero(np.linalg.norm(vectors, axis=1) < 1e-12)
+            if zero.size:
+                raise ApiError(
+                    422,
+                    f"{what}.{int(zero[0])}: the model has no token for this text (its vector is all zeros, so "
+                    "it has no direction to normalise or search by)",
+                )
+        return vectors
+
+    async def _on_index(self, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` on the index in the worker thread; 409 when it holds no documents, 503 when it cannot
+        be read (gone, or replaced by an index of another model)."""
+        from lingualite.search.index import EmptyIndexError
+
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.worker, fn, *args)
+        except EmptyIndexError as exc:
+            raise ApiError(409, str(exc)) from exc
+        except (LinguaLiteError, OSError, sqlite3.Error, RuntimeError) as exc:
+            raise ApiError(503, f"the index cannot be searched now: {exc}") from exc
+
+    def _search_index(self, vectors: np.ndarray, k: int) -> list[Any]:
+        self.index.require_documents()
+        return self.index.search_vectors(vectors, k)
 
     async def health(self) -> dict[str, Any]:
         s, stats = self.settings, self.docs.stats
-        size = None if self.index is None else await asyncio.to_thread(len, self.index)
+        size = None if self.index is None else await self._on_index(len, self.index)
         return {
             "status": "ok",
             "model": self.model,
@@ -92,12 +135,13 @@ class Service:
                 "requests": stats.requests,
                 "texts": stats.texts,
                 "encoder_calls": stats.calls,
+                "failed_requests": stats.failed,
             },
         }
 
     async def encode(self, request: EncodeRequest) -> dict[str, Any]:
         check_texts(request.texts, self.settings)
-        vectors = await self._vectors(self.docs, request.texts)
+        vectors = await self._vectors(self.docs, request.texts, request.normalize)
         if request.normalize:
             vectors = normalize_rows(vectors)
         return {"vectors": vectors.tolist(), "dimension": int(vectors.shape[1]), "model": self.model}
@@ -114,17 +158,16 @@ class Service:
             )
         if self.index is None:
             raise ApiError(404, "no index is loaded: start the server with --index FOLDER to search")
-        vectors = await self._vectors(self.queries, texts)
-        loop = asyncio.get_running_loop()
-        found = await loop.run_in_executor(self.worker, self.index.search_vectors, vectors, request.k)
+        vectors = await self._vectors(self.queries, texts, True, "query" if single else "queries")
+        found = await self._on_index(self._search_index, vectors, request.k)
         lists = [
             [
                 {
                     "rank": r,
                     "doc_id": h.doc_id,
-                    "score": float(h.score),
+                    "score": finite_or_none(float(h.score)),
                     "text": h.text,
-                    "metadata": h.metadata,
+                    "metadata": finite_or_none(h.metadata),
                 }
                 for r, h in enumerate(hits, 1)
             ]

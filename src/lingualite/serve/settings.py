@@ -1,4 +1,5 @@
-"""What a server accepts: request limits, micro-batching knobs, where it binds and its optional API key."""
+"""What a server accepts: request limits, micro-batching knobs, where it binds, the host names it answers to,
+read timeouts and its optional API key."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ class ServeSettings:
     :param max_chars: characters per text or query.
     :param max_body_bytes: request body size; larger bodies get 413 before they are parsed.
     :param max_k: the largest ``k`` of ``/search``.
+    :param allowed_hosts: ``Host`` names answered besides the defaults (localhost names and ``host``; see
+        :mod:`lingualite.serve.hosts`); ``("*",)`` turns the check off.
+    :param read_timeout: seconds a client has to send a request's headers, and again its body (else 408).
     """
 
     host: str = "127.0.0.1"
@@ -37,11 +41,15 @@ class ServeSettings:
     max_chars: int = 2000
     max_body_bytes: int = 1_000_000
     max_k: int = 100
+    allowed_hosts: tuple[str, ...] = ()
+    read_timeout: float = 10.0
 
     def __post_init__(self) -> None:
         for name in ("max_batch", "max_texts", "max_chars", "max_body_bytes", "max_k"):
             if getattr(self, name) < 1:
                 raise LinguaLiteError(f"serve: {name} must be at least 1, got {getattr(self, name)}")
+        if not 0 < self.read_timeout < float("inf"):
+            raise LinguaLiteError(f"serve: read_timeout must be > 0 seconds, got {self.read_timeout}")
         if self.max_wait_ms < 0:
             raise LinguaLiteError(f"serve: max_wait_ms must be >= 0, got {self.max_wait_ms}")
         if not 0 <= self.port <= 65535:
