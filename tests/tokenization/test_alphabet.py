@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from lingualite.tokenization import train_tokenizer
-from lingualite.tokenization.alphabet import choose_alphabet, without_rare
+from lingualite.tokenization.alphabet import character_counts, choose_alphabet, normalized_lines, without_rare
 
 # 300 distinct Han characters, the first ones far more frequent (a Zipf-like tail), and a little English
 HAN = [chr(0x4E00 + i) for i in range(300)]
@@ -33,8 +33,19 @@ def test_coverage_is_counted_per_language() -> None:
 
 def test_rare_characters_become_spaces_in_the_training_text_only_where_they_occur() -> None:
     texts = ["ab", "aX b", "Ab"]
-    out = without_rare(texts, {"a", "b"}, str.lower, {"a", "b", "x"})
+    normalized = normalized_lines(texts, str.lower)
+    assert character_counts({"en": normalized}) == {"en": Counter({"a": 3, "b": 3, "x": 1})}
+    out = without_rare(texts, normalized, {"a", "b"}, {"a", "b", "x"})
     assert out == ["ab", "a  b", "Ab"]  # normalised only where something was replaced
+
+
+def test_normalizing_in_chunks_equals_one_call_per_text() -> None:
+    from tokenizers import normalizers
+
+    normalize = normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]).normalize_str
+    texts = ["\u0301a", "e\u0301", "ｶﾞ", "ﬁ ΟΔΟΣ", "two\nlines", "", "x"] * 10
+    assert normalized_lines(texts, normalize) == [normalize(t) for t in texts]
+    assert normalized_lines(texts[:4], normalize) == [normalize(t) for t in texts[:4]]
 
 
 @pytest.mark.parametrize("kind", ["unigram", "wordpiece"])

@@ -20,7 +20,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
-__all__ = ["CHARACTER_COVERAGE", "MAX_ALPHABET_SHARE", "choose_alphabet", "character_counts", "without_rare"]
+__all__ = [
+    "CHARACTER_COVERAGE",
+    "MAX_ALPHABET_SHARE",
+    "character_counts",
+    "choose_alphabet",
+    "normalized_lines",
+    "without_rare",
+]
 
 CHARACTER_COVERAGE = 1.0
 """Share of each language's characters (occurrences) that the alphabet covers (SentencePiece: 0.9995)."""
@@ -28,15 +35,22 @@ MAX_ALPHABET_SHARE = 0.5
 """At most this share of the vocabulary is single characters: the rest is left to the sub-word pieces."""
 
 
-def character_counts(
-    sentences: Mapping[str, Sequence[str]], normalize: Callable[[str], str]
-) -> dict[str, Counter[str]]:
-    """Occurrences of each non-space character per language, on the normalised sentences."""
+def normalized_lines(texts: Sequence[str], normalize: Callable[[str], str]) -> list[str]:
+    """``[normalize(t) for t in texts]``, 32 texts per call where none holds a line break (a line break is a
+    normalisation boundary: nothing composes with it); fewer calls cost ~40% less."""
+    out: list[str] = []
+    for start in range(0, len(texts), 32):
+        chunk = texts[start : start + 32]
+        lines = None if any("\n" in t for t in chunk) else normalize("\n".join(chunk)).split("\n")
+        out.extend(lines if lines is not None and len(lines) == len(chunk) else [normalize(t) for t in chunk])
+    return out
+
+
+def character_counts(normalized: Mapping[str, Sequence[str]]) -> dict[str, Counter[str]]:
+    """Occurrences of each non-space character per language, in its (normalised) sentences."""
     counts: dict[str, Counter[str]] = {}
-    for lang, texts in sentences.items():
-        counter: Counter[str] = Counter()
-        for text in texts:
-            counter.update(normalize(text))
+    for lang, texts in normalized.items():
+        counter = Counter("".join(texts))
         counts[lang] = Counter({c: n for c, n in counter.items() if not c.isspace()})
     return counts
 
@@ -62,16 +76,15 @@ def choose_alphabet(counts: Mapping[str, Counter[str]], coverage: float, limit: 
 
 
 def without_rare(
-    texts: Sequence[str], alphabet: set[str], normalize: Callable[[str], str], seen: set[str]
+    texts: Sequence[str], normalized: Sequence[str], alphabet: set[str], seen: set[str]
 ) -> list[str]:
-    """``texts`` with the characters outside ``alphabet`` replaced by a space (in their normalised form);
-    a text without such characters is returned unchanged. ``seen`` is every character the texts contain."""
+    """``texts`` with the characters outside ``alphabet`` replaced by a space, in their ``normalized`` form; a
+    text without such characters is returned unchanged. ``seen`` is every character the texts contain."""
     rare = {ord(c): " " for c in seen - alphabet}
     if not rare:
         return list(texts)
     out = []
-    for text in texts:
-        normal = normalize(text)
+    for text, normal in zip(texts, normalized, strict=True):
         cleaned = normal.translate(rare)
         out.append(text if cleaned == normal else cleaned)
     return out

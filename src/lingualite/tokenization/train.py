@@ -21,6 +21,7 @@ from lingualite.tokenization.alphabet import (
     MAX_ALPHABET_SHARE,
     character_counts,
     choose_alphabet,
+    normalized_lines,
     without_rare,
 )
 from lingualite.tokenization.sampling import sample_by_language
@@ -105,7 +106,8 @@ def _training_text(
     sample: Mapping[str, Sequence[str]], normalize: Callable[[str], str], vocab_size: int, coverage: float
 ) -> list[str]:
     """The sample's sentences, language after language, without the characters the alphabet leaves out."""
-    counts = character_counts(sample, normalize)
+    normalized = {lang: normalized_lines(sentences, normalize) for lang, sentences in sample.items()}
+    counts = character_counts(normalized)
     limit = int(MAX_ALPHABET_SHARE * vocab_size)
     alphabet = choose_alphabet(counts, coverage, limit)
     seen = set().union(*counts.values()) if counts else set()
@@ -118,7 +120,7 @@ def _training_text(
             limit,
         )
     corpus = [s for sentences in sample.values() for s in sentences]
-    return without_rare(corpus, alphabet, normalize, seen)
+    return without_rare(corpus, [s for lines in normalized.values() for s in lines], alphabet, seen)
 
 
 def wrap_tokenizer(tok: Tokenizer, model_max_length: int = 128) -> PreTrainedTokenizerFast:
