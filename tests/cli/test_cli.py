@@ -88,3 +88,46 @@ def test_train_on_your_own_files_without_writing_a_yaml(
     saved = yaml.safe_load((tmp_path / "run" / "config.yaml").read_text())
     assert saved["data"]["train_files"] == [str(synthetic_corpus / "en-fr" / "train.tsv")]
     assert "--train-files" in runner.invoke(app, ["distill", "--help"], env={"COLUMNS": "200"}).output
+
+
+def test_tokenizer_train_splits_han_and_kana_and_counts_english_once(tmp_path: Path) -> None:
+    english = ["the cat sleeps", "machine learning", "a red car", "the big house"]
+    sides = {
+        "zh": ["猫在睡觉", "机器学习", "一辆红色的车", "大房子"],
+        "ja": ["猫が寝ている", "機械学習", "赤い車", "大きな家"],
+        "ko": ["고양이가 잔다", "기계 학습", "빨간 자동차", "큰 집"],
+    }
+    inputs = []
+    for lang, targets in sides.items():
+        (tmp_path / f"en-{lang}").mkdir()
+        path = tmp_path / f"en-{lang}" / "train.tsv"
+        path.write_text(
+            "".join(f"{e}\t{t}\n" for e, t in zip(english, targets, strict=True)), encoding="utf-8"
+        )
+        inputs.append(str(path))
+    out = tmp_path / "tok"
+    args = [
+        "tokenizer",
+        "train",
+        *inputs,
+        "--output",
+        str(out),
+        "--vocab-size",
+        "200",
+        "--sample-size",
+        "400",
+    ]
+    result = runner.invoke(app, [*args, "--kind", "wordpiece", "--json"])
+    assert result.exit_code == 0, result.output
+    shares = json.loads(result.output)["language_shares"]
+    assert {lang: s["share"] for lang, s in shares.items()} == {
+        "en": 0.25,
+        "zh": 0.25,
+        "ja": 0.25,
+        "ko": 0.25,
+    }
+    from lingualite.tokenization import load_tokenizer
+
+    tok = load_tokenizer(out)
+    assert tok.tokenize("机器学习") == ["机", "器", "学", "习"]
+    assert tok.unk_token_id not in tok("赤い車 큰 집 the cat", add_special_tokens=False)["input_ids"]

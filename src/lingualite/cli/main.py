@@ -34,6 +34,7 @@ from lingualite.cli.train_commands import train as train_command
 from lingualite.cli.use_commands import encode, export_command
 from lingualite.errors import LinguaLiteError
 from lingualite.languages import TRANSLATION_LANGS
+from lingualite.tokenization.alphabet import CHARACTER_COVERAGE
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever fetched from a model hub
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # no load reports about the unused BERT pooler
@@ -271,15 +272,33 @@ def tokenizer_train(
         float, typer.Option(min=0.0, max=1.0, help="Language sampling exponent: p_l ~ n_l^alpha.")
     ] = 0.7,
     sample_size: Annotated[int, typer.Option(min=1, help="Sentences the trainer sees.")] = 300_000,
+    character_coverage: Annotated[
+        float,
+        typer.Option(
+            min=0.0,
+            max=1.0,
+            help="Share of each language's characters the alphabet covers; the rarest are [UNK].",
+        ),
+    ] = CHARACTER_COVERAGE,
     as_json: JsonOpt = False,
 ) -> None:
-    """Train one vocabulary shared by all languages, with exponentially smoothed language sampling."""
+    """Train one vocabulary shared by all languages, with exponentially smoothed language sampling.
+
+    Each language is one sampling unit (English read from several en-xx folders counts once); Chinese and
+    Japanese are cut into single characters."""
     from lingualite.data.pairs import read_pairs
     from lingualite.tokenization import smoothed_language_shares, train_tokenizer
 
     try:
         texts = read_pairs(list(inputs)).texts
-        tok = train_tokenizer(texts, vocab_size=vocab_size, kind=kind, alpha=alpha, sample_size=sample_size)  # type: ignore[arg-type]
+        tok = train_tokenizer(
+            texts,
+            vocab_size=vocab_size,
+            kind=kind,  # type: ignore[arg-type]
+            alpha=alpha,
+            sample_size=sample_size,
+            character_coverage=character_coverage,
+        )
         tok.save_pretrained(str(output))
     except (LinguaLiteError, OSError, ValueError) as exc:
         fail(exc)

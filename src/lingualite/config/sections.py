@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Literal
 
 from lingualite.config.loading import Range
 from lingualite.errors import ConfigError
+from lingualite.tokenization.alphabet import CHARACTER_COVERAGE
 
 
 @dataclass
@@ -59,12 +60,15 @@ class VocabularyConfig:
     :param files: the text to sample from (null: the training files, all of their pairs; never validation
         or test text).
     :param lowercase: lowercase after NFKC normalisation.
+    :param character_coverage: share of each language's characters (occurrences) the vocabulary's alphabet
+        covers; the rarest characters become [UNK] (Chinese has thousands; see the Languages page).
     """
 
     RANGES: ClassVar[dict[str, Range]] = {
         "size": (15, 1_000_000, False),
         "alpha": (0, 1, False),
         "sample_size": (0, None, True),
+        "character_coverage": (0, 1, True),
     }
 
     path: str | None = None
@@ -74,6 +78,7 @@ class VocabularyConfig:
     sample_size: int = 300_000
     files: list[str] | None = None
     lowercase: bool = True
+    character_coverage: float = CHARACTER_COVERAGE
 
 
 @dataclass

@@ -12,38 +12,54 @@ Where the pre-tokenizer isolates every punctuation character (BERT's, ours), a n
 punctuation ("word," -> "word" ","): its ids are the parts' ids, so "word,", "word." and "(word" cost one
 tokenizer call between them. A word with a combining mark is not cut (NFC could join "=" and U+0338 into "≠"),
 nor at a character that occurs in an added token such as "[CLS]" (the tokenizer matches those before splitting);
-with a ``single_word`` added token no word is cut.
+with a ``single_word`` added token no word is cut. Where the tokenizer isolates Han and Kana characters
+(lingualite's vocabularies split them; BERT's normaliser pads them with spaces), a word is also cut around each
+of them, so a Chinese or Japanese sentence without spaces costs dictionary look-ups of its characters, not a
+tokenizer call (:mod:`lingualite.runtime.word_cuts` says where a cut is exact). Words longer than
+:data:`MAX_WORD_CHARS` are not remembered, so text without spaces cannot fill the cache with whole sentences.
 
 The equality is checked, not assumed: :func:`word_cache_for` refuses tokenizers with a step that can look across
-words (byte-level or Metaspace pre-tokenizers, SentencePiece's precompiled normaliser, ``Prepend``, ``Replace``
-of or with whitespace, added tokens containing spaces), and finds the characters that Python treats as
+words (byte-level or Metaspace pre-tokenizers, a ``Split`` other than one isolating single characters,
+SentencePiece's precompiled normaliser, ``Prepend``, ``Replace`` of or with whitespace, added tokens containing
+spaces), and finds the characters that Python treats as
 whitespace but the tokenizer does not (e.g. U+001C-U+001F); a batch containing one goes through the tokenizer
 unchanged. The tests compare the two paths on generated text.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import re
 import string
-import sys
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from lingualite.runtime.word_cuts import (
+    character_class,
+    isolated_characters,
+    isolates_punctuation,
+    isolating_split,
+    joiners_after_punctuation,
+    joining_characters,
+)
+
 __all__ = ["WordCache", "word_cache_for"]
 
 LOCAL_NORMALIZERS = {"NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "BertNormalizer", "Strip"}
 LOCAL_PRE_TOKENIZERS = {"BertPreTokenizer", "Whitespace", "WhitespaceSplit", "Punctuation", "Digits"}
+"""Pre-tokenizers that only cut within a whitespace word (and ``Split`` steps isolating single characters)."""
 WORDS_PER_CALL = 256
 """New words tokenized per joined string."""
 MAX_WORDS = 1 << 18
 """Distinct words remembered (~50 MB); the cache keeps only the current batch's words past this (so memory stays
 bounded on any input: at most this many plus one batch's)."""
+MAX_WORD_CHARS = 32
+"""Longer words are tokenized (from their cached parts, when they can be cut) but not remembered: text without
+spaces (a Thai sentence, a URL, Chinese under a tokenizer without a character rule) would fill the cache with
+sentences seen once."""
 
 PYTHON_WHITESPACE = [chr(c) for c in range(0x3001) if chr(c).isspace()]
 
@@ -59,14 +75,21 @@ class WordCache:
         max_length: int | None,
         special: tuple[list[int], list[int]] | None = None,
         punctuation: str = "",
+        characters: str = "",
     ) -> None:
-        """:param punctuation: characters the tokenizer always isolates, at which new words may be cut."""
+        """:param punctuation: ASCII punctuation the tokenizer always isolates, at which new words may be cut
+            (unless they hold a character that composes with punctuation).
+        :param characters: other characters the tokenizer always isolates (Han, Kana), at which new words are
+            cut, but never before a character that composition could join to them."""
         self.tokenizer = tokenizer
         self.prefix, self.suffix = special if special is not None else ([], [])
         self.max_length = None if max_length is None else max_length - len(self.prefix) - len(self.suffix)
         self.words: dict[str, tuple[int, ...]] = {}
         self.unsafe = _unsafe_whitespace(tokenizer)
-        self.splitter = re.compile(f"([{re.escape(punctuation)}])") if punctuation else None
+        cuts = [f"[{re.escape(punctuation)}]"] if punctuation else []
+        if characters:
+            cuts.append(f"{character_class(characters)}(?!{character_class(joining_characters())})")
+        self.splitter = re.compile(f"({'|'.join(cuts)})") if cuts else None
         self.plain = type(tokenizer).from_str(tokenizer.to_str())  # no truncation or padding across words
         self.plain.no_truncation()
         self.plain.no_padding()
@@ -97,13 +120,15 @@ class WordCache:
         pieces = [cached(word) for word in flat]
         if None in pieces:
             learned = self._learn({word for word, piece in zip(flat, pieces, strict=True) if piece is None})
-            if len(self.words) + len(learned) > MAX_WORDS:
+            kept = {word: ids for word, ids in learned.items() if len(word) <= MAX_WORD_CHARS}
+            if len(self.words) + len(kept) > MAX_WORDS:
                 self.words = {
                     word: piece for word, piece in zip(flat, pieces, strict=True) if piece is not None
                 }
-            self.words.update(learned)
-            cached = self.words.__getitem__
-            pieces = [cached(word) for word in flat]
+            self.words.update(kept)
+            pieces = [
+                learned[word] if piece is None else piece for word, piece in zip(flat, pieces, strict=True)
+            ]
         out: list[Sequence[int]] = []
         start = 0
         for words in words_per_text:
@@ -128,7 +153,7 @@ class WordCache:
         """Ids of new words (and of the parts they were cut into)."""
         whole, cut = list(words), {}
         if self.splitter is not None:
-            whole, split, joins = [], self.splitter.split, _joiners_after_punctuation().search
+            whole, split, joins = [], self.splitter.split, joiners_after_punctuation().search
             for word in words:
                 parts = split(word)
                 if len(parts) > 1 and not joins(word):
@@ -182,15 +207,15 @@ def word_cache_for(tokenizer: Any, max_length: int | None, special_tokens: bool 
     special = _special_tokens_around(tokenizer) if special_tokens else None
     if special_tokens and special is None:
         return None
-    punctuation = ""
+    punctuation = characters = ""
     added = tokenizer_json.get("added_tokens") or []
     # a single_word added token matches by its neighbours, which a cut changes ("_zz" -> "_", "zz")
-    if _isolates_punctuation(tokenizer_json.get("pre_tokenizer")) and not any(
-        t.get("single_word") for t in added
-    ):
+    if not any(t.get("single_word") for t in added):
         in_added = set("".join(t.get("content", "") for t in added))
-        punctuation = "".join(c for c in string.punctuation if c not in in_added)
-    return WordCache(tokenizer, max_length, special, punctuation)
+        if isolates_punctuation(tokenizer_json.get("pre_tokenizer")):
+            punctuation = "".join(c for c in string.punctuation if c not in in_added)
+        characters = "".join(c for c in isolated_characters(tokenizer) if c not in in_added)
+    return WordCache(tokenizer, max_length, special, punctuation, characters)
 
 
 def _special_tokens_around(tokenizer: Any) -> tuple[list[int], list[int]] | None:
@@ -241,34 +266,7 @@ def _splits_whitespace(spec: dict[str, Any]) -> bool:
 
 
 def _local_pre_step(spec: dict[str, Any]) -> bool:
-    return spec.get("type") in LOCAL_PRE_TOKENIZERS
-
-
-def _isolates_punctuation(spec: dict[str, Any] | None) -> bool:
-    """Whether a (local) pre-tokenizer makes every ASCII punctuation character a piece of its own."""
-    steps = (spec or {}).get("pretokenizers", [spec]) if (spec or {}).get("type") == "Sequence" else [spec]
-    return any(
-        step is not None
-        and (
-            step.get("type") == "BertPreTokenizer"
-            or (step.get("type") == "Punctuation" and step.get("behavior") == "Isolated")
-        )
-        for step in steps
-    )
-
-
-@functools.cache
-def _joiners_after_punctuation() -> re.Pattern[str]:
-    """The characters that canonical composition joins to a preceding ASCII punctuation character (U+0338:
-    "=" + U+0338 -> "≠"): a word holding one is not cut, since its pieces would not compose alike."""
-    joiners = set()
-    for code in range(sys.maxunicode + 1):
-        decomposition = unicodedata.decomposition(chr(code)).split()
-        if len(decomposition) == 2 and not decomposition[0].startswith("<"):
-            first, second = (chr(int(part, 16)) for part in decomposition)
-            if first in string.punctuation:
-                joiners.add(second)
-    return re.compile("[" + re.escape("".join(sorted(joiners))) + "]")
+    return spec.get("type") in LOCAL_PRE_TOKENIZERS or isolating_split(spec)
 
 
 def _unsafe_whitespace(tokenizer: Any) -> re.Pattern[str] | None:

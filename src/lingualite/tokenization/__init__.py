@@ -1,6 +1,24 @@
-"""Shared multilingual subword vocabularies."""
+"""Shared multilingual subword vocabularies.
 
-from lingualite.tokenization.sampling import smoothed_language_shares
-from lingualite.tokenization.train import SPECIAL_TOKENS, load_tokenizer, train_tokenizer
+The names are loaded on first use, so reading a setting (``alphabet.CHARACTER_COVERAGE``) from a config does
+not import ``tokenizers`` and ``transformers``."""
 
-__all__ = ["SPECIAL_TOKENS", "load_tokenizer", "smoothed_language_shares", "train_tokenizer"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "SPECIAL_TOKENS": "lingualite.tokenization.train",
+    "load_tokenizer": "lingualite.tokenization.train",
+    "train_tokenizer": "lingualite.tokenization.train",
+    "smoothed_language_shares": "lingualite.tokenization.sampling",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -2,10 +2,14 @@
 
 p_l = n_l^alpha / sum_k n_k^alpha. With alpha < 1 small languages get more than their raw share, so a shared
 vocabulary does not become an English vocabulary with a few French pieces.
+
+The sampling unit is the LANGUAGE: ``texts`` maps a language code to its sentences, and n_l counts its
+distinct sentences, so English read from twelve ``en-xx`` files (the same English side each time) counts once.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 
@@ -21,18 +25,49 @@ def smoothed_language_shares(counts: Mapping[str, int], alpha: float) -> dict[st
     return {lang: w / total for lang, w in weights.items()}
 
 
-def sample_sentences(
+def apportion(shares: Mapping[str, float], total: int) -> dict[str, int]:
+    """Whole counts that sum to ``total``, each within one of ``total * share`` (largest remainders).
+
+    ``round`` alone can miss the total by a few sentences when many languages each round down."""
+    counts = {lang: round(total * share) for lang, share in shares.items()}
+    missing = total - sum(counts.values())
+    if missing:
+        # the languages whose rounding moved them furthest from their exact share absorb the difference
+        by_gap = sorted(
+            shares, key=lambda lang: (total * shares[lang] - counts[lang]) * math.copysign(1, missing)
+        )
+        for lang in by_gap[::-1][: abs(missing)]:
+            counts[lang] += 1 if missing > 0 else -1
+    return counts
+
+
+def distinct_texts(texts: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """Each language's sentences without repeats, in first-seen order (n_l counts distinct sentences)."""
+    return {lang: list(dict.fromkeys(sentences)) for lang, sentences in texts.items()}
+
+
+def sample_by_language(
     texts: Mapping[str, Sequence[str]], alpha: float, total: int, seed: int = 0
-) -> Iterator[str]:
-    """Yield ``total`` sentences, ``round(total * p_l)`` from language l (with replacement when it is short)."""
+) -> dict[str, list[str]]:
+    """``total`` sentences drawn per language, ``apportion(p_l)`` of language l (with replacement when it
+    is short), with p_l from its distinct sentences."""
     rng = random.Random(seed)
-    shares = smoothed_language_shares({lang: len(t) for lang, t in texts.items()}, alpha)
-    for lang, share in shares.items():
-        pool = texts[lang]
-        want = round(total * share)
+    pools = distinct_texts(texts)
+    shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha)
+    drawn: dict[str, list[str]] = {}
+    for lang, want in apportion(shares, total).items():
+        pool = pools[lang]
         if want <= len(pool):
             picks = rng.sample(range(len(pool)), want)
         else:
             picks = [rng.randrange(len(pool)) for _ in range(want)]
-        for i in picks:
-            yield pool[i]
+        drawn[lang] = [pool[i] for i in picks]
+    return drawn
+
+
+def sample_sentences(
+    texts: Mapping[str, Sequence[str]], alpha: float, total: int, seed: int = 0
+) -> Iterator[str]:
+    """Yield :func:`sample_by_language`'s sentences, one language after the other."""
+    for sentences in sample_by_language(texts, alpha, total, seed).values():
+        yield from sentences

@@ -1,19 +1,33 @@
 """Train a Unigram (SentencePiece-style) or WordPiece vocabulary shared by all languages.
 
 Built on the ``tokenizers`` library; the result is wrapped as a ``PreTrainedTokenizerFast`` so that
-transformers and sentence-transformers load it from ``tokenizer.json`` without lingualite.
+transformers and sentence-transformers load it from ``tokenizer.json`` without lingualite. Han and Kana are cut
+into single characters (:mod:`lingualite.tokenization.segmentation`), and the alphabet covers each language's
+frequent characters, not every rare one (:mod:`lingualite.tokenization.alphabet`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
-from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+from tokenizers import Tokenizer, decoders, models, normalizers, processors, trainers
 from transformers import PreTrainedTokenizerFast
 
-from lingualite.tokenization.sampling import sample_sentences
+from lingualite.tokenization.alphabet import (
+    CHARACTER_COVERAGE,
+    MAX_ALPHABET_SHARE,
+    character_counts,
+    choose_alphabet,
+    normalized_lines,
+    without_rare,
+)
+from lingualite.tokenization.sampling import sample_by_language
+from lingualite.tokenization.segmentation import pre_tokenizer
+
+logger = logging.getLogger(__name__)
 
 SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
@@ -33,40 +47,51 @@ def train_tokenizer(
     sample_size: int = 300_000,
     lowercase: bool = True,
     seed: int = 0,
+    character_coverage: float = CHARACTER_COVERAGE,
 ) -> PreTrainedTokenizerFast:
     """Train a shared vocabulary on sentences of every language, sampled with p_l proportional to n_l^alpha.
 
-    :param texts: sentences per language code (e.g. ``{"en": [...], "fr": [...]}``).
+    :param texts: sentences per language code (e.g. ``{"en": [...], "zh": [...]}``); each language is one
+        sampling unit, whatever number of files its sentences came from.
     :param vocab_size: size of the vocabulary including the 5 special tokens (paper 000: 50k).
     :param kind: ``unigram`` (SentencePiece-style, paper 000) or ``wordpiece`` (paper 002).
     :param alpha: smoothing exponent; 1 keeps raw shares, 0 gives every language the same share.
     :param sample_size: number of sentences the trainer sees in total.
     :param lowercase: lowercase after NFKC normalisation (helps a small vocabulary; the encoder is then cased-blind).
+    :param character_coverage: share of each language's characters the vocabulary keeps (see
+        :mod:`lingualite.tokenization.alphabet`); the rarest become [UNK].
     """
+    sample = sample_by_language(texts, alpha=alpha, total=sample_size, seed=seed)
+    return train_on_sample(sample, vocab_size, kind, lowercase, character_coverage)
+
+
+def train_on_sample(
+    sample: Mapping[str, Sequence[str]],
+    vocab_size: int,
+    kind: Literal["unigram", "wordpiece"],
+    lowercase: bool = True,
+    character_coverage: float = CHARACTER_COVERAGE,
+) -> PreTrainedTokenizerFast:
+    """Train a vocabulary on already drawn sentences per language (all of them, in order)."""
     if vocab_size < len(SPECIAL_TOKENS) + 10:
         raise ValueError(f"vocab_size must be at least {len(SPECIAL_TOKENS) + 10}, got {vocab_size}")
     if kind == "unigram":
         tok = Tokenizer(models.Unigram())
-        tok.pre_tokenizer = pre_tokenizers.Sequence(
-            [pre_tokenizers.Metaspace(), pre_tokenizers.Digits(individual_digits=True)]
-        )
         tok.decoder = decoders.Metaspace()
         trainer: trainers.Trainer = trainers.UnigramTrainer(
             vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS, unk_token="[UNK]", show_progress=False
         )
     elif kind == "wordpiece":
         tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
-        tok.pre_tokenizer = pre_tokenizers.Sequence(
-            [pre_tokenizers.BertPreTokenizer(), pre_tokenizers.Digits(individual_digits=True)]
-        )
         tok.decoder = decoders.WordPiece()
         trainer = trainers.WordPieceTrainer(
             vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS, show_progress=False
         )
     else:
         raise ValueError(f"kind must be 'unigram' or 'wordpiece', got {kind!r}")
+    tok.pre_tokenizer = pre_tokenizer(kind)
     tok.normalizer = _normalizer(lowercase)
-    corpus = list(sample_sentences(texts, alpha=alpha, total=sample_size, seed=seed))
+    corpus = _training_text(sample, tok.normalizer.normalize_str, vocab_size, character_coverage)
     tok.train_from_iterator(corpus, trainer=trainer, length=len(corpus))
     cls_id, sep_id = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
     tok.post_processor = processors.TemplateProcessing(
@@ -75,6 +100,27 @@ def train_tokenizer(
         special_tokens=[("[CLS]", cls_id), ("[SEP]", sep_id)],
     )
     return wrap_tokenizer(tok)
+
+
+def _training_text(
+    sample: Mapping[str, Sequence[str]], normalize: Callable[[str], str], vocab_size: int, coverage: float
+) -> list[str]:
+    """The sample's sentences, language after language, without the characters the alphabet leaves out."""
+    normalized = {lang: normalized_lines(sentences, normalize) for lang, sentences in sample.items()}
+    counts = character_counts(normalized)
+    limit = int(MAX_ALPHABET_SHARE * vocab_size)
+    alphabet = choose_alphabet(counts, coverage, limit)
+    seen = set().union(*counts.values()) if counts else set()
+    if len(seen) > len(alphabet):
+        logger.info(
+            "vocabulary alphabet: %d of the %d characters seen (coverage %s per language, at most %d)",
+            len(alphabet),
+            len(seen),
+            coverage,
+            limit,
+        )
+    corpus = [s for sentences in sample.values() for s in sentences]
+    return without_rare(corpus, [s for lines in normalized.values() for s in lines], alphabet, seen)
 
 
 def wrap_tokenizer(tok: Tokenizer, model_max_length: int = 128) -> PreTrainedTokenizerFast:

@@ -6,7 +6,7 @@ languages, with the data of language l sampled with probability p_l proportional
 the biggest language (here English: it is one side of every pair) does not crowd out the others.
 
 The sampling is done here, per language, so the drawn counts can be reported and checked; the vocabulary
-itself is trained by :func:`lingualite.tokenization.train_tokenizer` on that already-drawn corpus.
+itself is trained by :func:`lingualite.tokenization.train.train_on_sample` on that already-drawn sample.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from typing import Literal
 
 from transformers import PreTrainedTokenizerFast
 
-from lingualite.tokenization.sampling import sample_sentences, smoothed_language_shares
-from lingualite.tokenization.train import train_tokenizer
+from lingualite.tokenization.alphabet import CHARACTER_COVERAGE
+from lingualite.tokenization.sampling import distinct_texts, sample_by_language, smoothed_language_shares
+from lingualite.tokenization.train import train_on_sample
 
 logger = logging.getLogger(__name__)
 
@@ -48,15 +49,12 @@ def sample_for_vocabulary(
 ) -> VocabularySample:
     """Draw ``size`` sentences, ``round(size * p_l)`` of language l, with p_l proportional to n_l^alpha.
 
-    :param texts: distinct sentences per language code.
+    :param texts: sentences per language code (repeats count once: n_l is the number of distinct ones).
     :param alpha: 1 keeps the raw shares, 0 gives every language the same share (paper 002: 0.7).
     """
-    shares = smoothed_language_shares({lang: len(t) for lang, t in texts.items()}, alpha)
-    drawn: dict[str, list[str]] = {}
-    for i, (lang, share) in enumerate(sorted(shares.items())):
-        # One language at a time: its whole budget comes from its own pool (the helper's share is then 1).
-        drawn[lang] = list(sample_sentences({lang: texts[lang]}, 1.0, round(size * share), seed=seed + i))
-    return VocabularySample(drawn, shares)
+    pools = distinct_texts(texts)
+    shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha)
+    return VocabularySample(sample_by_language(pools, alpha, size, seed), shares)
 
 
 def build_vocabulary(
@@ -67,24 +65,22 @@ def build_vocabulary(
     sample_size: int = 300_000,
     lowercase: bool = True,
     seed: int = 0,
+    character_coverage: float = CHARACTER_COVERAGE,
 ) -> tuple[PreTrainedTokenizerFast, VocabularySample]:
     """Train a ``size``-token vocabulary on a smoothed sample of ``texts``; returns it and the sample.
 
     :param size: vocabulary size with the special tokens (paper 002: 100k was best of 50k/100k/150k; on a
         small corpus the trainer may stop earlier: the embedding matrix is sized by ``len(tokenizer)``).
     :param kind: ``wordpiece`` (paper 002) or ``unigram``.
+    :param character_coverage: share of each language's characters kept in the alphabet.
     """
     sample = sample_for_vocabulary(texts, alpha=alpha, size=sample_size, seed=seed)
-    corpus = sample.corpus()
-    # The corpus is already drawn: one pseudo-language with share 1 makes train_tokenizer take all of it.
-    tokenizer = train_tokenizer(
-        {"sample": corpus},
-        vocab_size=size,
-        kind=kind,
-        alpha=1.0,
-        sample_size=len(corpus),
-        lowercase=lowercase,
-        seed=seed,
+    tokenizer = train_on_sample(
+        {lang: sample.sentences[lang] for lang in sorted(sample.sentences)},
+        size,
+        kind,
+        lowercase,
+        character_coverage,
     )
     counts = ", ".join(f"{lang} {n:,} ({sample.shares[lang]:.1%})" for lang, n in sample.counts.items())
     logger.info(

@@ -86,12 +86,14 @@ def _reuse_or_train(
             vocabulary.sample_size,
             vocabulary.lowercase,
             seed,
+            vocabulary.character_coverage,
         )
     info = {
         "kind": vocabulary.kind,
         "size": len(tokenizer),
         "requested_size": vocabulary.size,
         "alpha": vocabulary.alpha,
+        "character_coverage": vocabulary.character_coverage,
         "sentences_per_language": sample.counts,
         "distinct_sentences_per_language": {lang: len(t) for lang, t in by_language.items()},
         "shares": {lang: round(s, 4) for lang, s in sample.shares.items()},

@@ -1,0 +1,66 @@
+"""Smoothed sampling over the 13 languages: every language gets its share, each language is one unit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lingualite.data.pairs import read_pairs
+from lingualite.languages import ENGLISH, SUPPORTED, TRANSLATION_LANGS
+from lingualite.tokenization.sampling import apportion, sample_by_language, smoothed_language_shares
+from lingualite.tokenization.vocabulary import sample_for_vocabulary
+
+# very different sizes: English 200k sentences down to 37 for the smallest
+SIZES = {lang: max(37, 200_000 // 3**i) for i, lang in enumerate(SUPPORTED)}
+
+
+def test_thirteen_languages_each_get_at_least_their_smoothed_share() -> None:
+    shares = smoothed_language_shares(SIZES, alpha=0.7)
+    total = 10_000
+    counts = apportion(shares, total)
+    assert sum(counts.values()) == total
+    for lang, share in shares.items():
+        assert abs(counts[lang] - total * share) < 1, lang
+    smallest = min(SIZES, key=SIZES.__getitem__)
+    assert counts[smallest] >= int(total * shares[smallest])
+    assert shares[smallest] > SIZES[smallest] / sum(SIZES.values())  # alpha < 1 lifts the small ones
+
+
+def test_apportion_fixes_what_rounding_misses() -> None:
+    shares = {str(i): 1 / 13 for i in range(13)}  # 1000 / 13 = 76.9: round gives 77 x 13 = 1001
+    counts = apportion(shares, 1000)
+    assert sum(counts.values()) == 1000 and set(counts.values()) == {76, 77}
+
+
+def test_drawn_sentences_follow_the_shares_with_repeats_for_small_languages() -> None:
+    texts = {lang: [f"{lang} {i}" for i in range(n)] for lang, n in SIZES.items()}
+    drawn = sample_by_language(texts, alpha=0.7, total=5_000, seed=3)
+    counts = apportion(smoothed_language_shares(SIZES, 0.7), 5_000)
+    assert {lang: len(s) for lang, s in drawn.items()} == counts
+    for lang, sentences in drawn.items():
+        assert all(s.startswith(f"{lang} ") for s in sentences)
+    short = sample_by_language({"en": [f"e{i}" for i in range(1000)], "fr": ["a", "b", "c"]}, 0.0, 100)
+    assert len(short["fr"]) == 50 and set(short["fr"]) == {"a", "b", "c"}  # drawn with replacement
+
+
+def test_a_repeated_sentence_counts_once() -> None:
+    texts = {"en": ["same"] * 900 + ["other"], "fr": ["un", "deux"]}
+    sample = sample_for_vocabulary(texts, alpha=1.0, size=100)
+    assert sample.shares == pytest.approx({"en": 0.5, "fr": 0.5})
+
+
+def test_english_of_many_en_xx_files_is_one_language_counted_once(tmp_path: Path) -> None:
+    english = [f"english sentence {i}" for i in range(50)]
+    files = []
+    for lang in TRANSLATION_LANGS:  # every en-xx folder holds the same English side
+        folder = tmp_path / f"{ENGLISH}-{lang}"
+        folder.mkdir()
+        path = folder / "train.tsv"
+        path.write_text("".join(f"{e}\t{lang} {i}\n" for i, e in enumerate(english)), encoding="utf-8")
+        files.append(path)
+    texts = read_pairs(files).texts
+    assert set(texts) == set(SUPPORTED)
+    assert len(texts[ENGLISH]) == 50  # not 12 x 50
+    shares = sample_for_vocabulary(texts, alpha=0.7, size=1300).shares
+    assert shares == pytest.approx({lang: 1 / 13 for lang in SUPPORTED})
