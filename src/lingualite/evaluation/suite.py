@@ -166,9 +166,12 @@ def _subsample(n: int, cap: int | None, seed: int) -> list[int]:
 
 
 def _truncate(texts: list[str], max_words: int | None) -> list[str]:
+    """Each text cut to ``max_words`` words; unspaced Chinese/Japanese text by words' worth of characters."""
     if max_words is None:
         return texts
-    return [" ".join(t.split()[:max_words]) for t in texts]
+    from lingualite.text.segmentation import truncate_units
+
+    return [truncate_units(t, max_words) for t in texts]
 
 
 def classification_from_files(
