@@ -23,12 +23,12 @@ from lingualite.encoders import SentenceTransformerEncoder, TfidfEncoder
 from lingualite.errors import LinguaLiteError
 from lingualite.evaluation.xsr import evaluate_xsr
 from lingualite.io_utils import write_json, write_text
-from lingualite.languages import PAPER_000_LANGS
+from lingualite.languages import QUICKSTART_LANGS
 from lingualite.parallel.train import train_parallel
 from lingualite.run_folder import RunFolder
 from lingualite.smoke import smoke_banner, smoke_config
 
-DEFAULT_LANGS = PAPER_000_LANGS
+DEFAULT_LANGS = QUICKSTART_LANGS
 QUICKSTART_SPLIT = SplitConfig(valid_fraction=0.03, test_fraction=0.05, max_valid_pairs=2000, seed=0)
 
 

