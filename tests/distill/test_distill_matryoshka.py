@@ -15,11 +15,14 @@ from lingualite.matryoshka import MATRYOSHKA_FILE, trained_dimensions
 
 def test_a_matryoshka_student_records_its_sizes(tiny_distill_config, tmp_path: Path) -> None:
     cfg = tiny_distill_config(matryoshka_dims=[8, 4, 2], optim={"max_steps": 4})
-    result = distill(cfg, tmp_path / "run", progress=False, validate=False)
+    result = distill(cfg, tmp_path / "run", progress=False)
     out = result.output_dir
+    assert {"valid_xsr_p_at_1@4", "valid_xsr_p_at_1@2"} <= set(result.final_metrics)  # XSR of the prefixes
     assert json.loads((out / MATRYOSHKA_FILE).read_text()) == {"matryoshka_dims": [8, 4, 2], "dimension": 8}
     assert trained_dimensions(out) == [8, 4, 2] and trained_dimensions(f"bf16:{out}") == [8, 4, 2]
-    assert "Trained dimensions (Matryoshka, Kusupati et al. 2022): 8, 4, 2" in (out / "README.md").read_text()
+    card = (out / "README.md").read_text()
+    assert "Trained dimensions (Matryoshka, Kusupati et al. 2022): 8, 4, 2" in card
+    assert "| valid_xsr_p_at_1@4 |" in card
     logged = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     assert any("mse@4" in r and "mse@2" in r for r in logged)
 

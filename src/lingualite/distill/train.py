@@ -170,7 +170,9 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
             loss, parts = mixed_loss(loss, parts, b, model(ids, mask), targets[rows], mono_mse)
         return StepOutput(loss, parts, b)
 
-    validator = DistillValidator(valid_sets, valid_targets, tokenizer) if valid_sets else None
+    validator = (
+        DistillValidator(valid_sets, valid_targets, tokenizer, cfg.matryoshka_dims) if valid_sets else None
+    )
     stage = Stage(student, step_fn, cfg.optim, total_steps, validator, validate_at_start=True)
     result = run_stage(stage, run, opts.resume, opts.progress, opts.stop_after)
     summary["seconds"]["train"] = round(result.seconds, 2)
