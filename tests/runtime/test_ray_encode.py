@@ -126,3 +126,15 @@ def test_parquet_folders_are_read_in_name_order_and_nulls_refused(tmp_path: Path
     pq.write_table(pa.table({"text": ["f", None]}), folder / "part-2.parquet")
     with pytest.raises(LinguaLiteError, match=r"part-2.parquet: row 1 \(from 0\) of column 'text' is null"):
         list(read_pieces(folder))
+
+
+def test_truncated_or_quantized_output_must_be_a_npy(static_model: Path, tmp_path: Path) -> None:
+    from lingualite.runtime.ray_encode import encode_ray
+    from lingualite.runtime.vector_output import OutputFormat
+
+    src = tmp_path / "in.txt"
+    src.write_text("the cat\n")
+    for fmt in (OutputFormat(dimensions=8), OutputFormat(precision="binary")):
+        with pytest.raises(LinguaLiteError, match="write a .npy"):  # refused before Ray starts
+            encode_ray(str(static_model), src, tmp_path / "vectors", fmt=fmt)
+    assert not (tmp_path / "vectors").exists()

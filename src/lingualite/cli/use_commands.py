@@ -47,7 +47,7 @@ def encode(
     output: Annotated[
         Path,
         typer.Option(
-            help="Where to write the float32 (N, d) .npy array (a file). --engine ray: a name not ending in "
+            help="Where to write the (N, d) .npy array (a file; float32 unless --precision). --engine ray: a name not ending in "
             ".npy is a new Parquet folder (columns line, embedding)."
         ),
     ],
