@@ -178,23 +178,8 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
     summary["seconds"]["train"] = round(result.seconds, 2)
     summary["steps_per_second"] = round((result.end - result.start) / max(result.seconds, 1e-9), 3)
     if result.finished:
-        card = ModelCard(
-            "distill",
-            cfg.to_dict(),
-            train_files,
-            dict(result.metrics),
-            smoke=smoke_caps,
-            teacher=cfg.teacher.name,
-            matryoshka_dims=cfg.matryoshka_dims,
-        )
-
-        def export(folder: Path) -> None:
-            student.save(tokenizer, folder)
-            save_prompts(folder, cfg.ranker)  # the ranker's query / passage prompts, else nothing
-            write_trained_dimensions(folder, cfg.matryoshka_dims, student.output_dim)
-
-        export_into(run.path, export, card)
-        logger.info("exported the student to %s", run.path)
+        card = ModelCard("distill", cfg.to_dict(), train_files, dict(result.metrics), smoke=smoke_caps)
+        _export(cfg, run, student, tokenizer, card)
     summary["final_metrics"] = result.metrics
     run.write_summary(summary)
     return RunResult(
@@ -206,6 +191,26 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
         result.initial_metrics,
         summary=summary,
     )
+
+
+def _export(
+    cfg: DistillConfig,
+    run: RunFolder,
+    student: SentenceEncoder,
+    tokenizer: PreTrainedTokenizerFast,
+    card: ModelCard,
+) -> None:
+    """The student, its prompts (a ranker) and trained sizes (Matryoshka) into the run folder, with ``card``
+    (given the recipe's config, data and smoke caps; the teacher and sizes are added here)."""
+    card.teacher, card.matryoshka_dims = cfg.teacher.name, cfg.matryoshka_dims
+
+    def export(folder: Path) -> None:
+        student.save(tokenizer, folder)
+        save_prompts(folder, cfg.ranker)  # the ranker's query / passage prompts, else nothing
+        write_trained_dimensions(folder, cfg.matryoshka_dims, student.output_dim)
+
+    export_into(run.path, export, card)
+    logger.info("exported the student to %s", run.path)
 
 
 def _teacher_targets(
