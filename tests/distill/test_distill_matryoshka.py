@@ -27,14 +27,6 @@ def test_a_matryoshka_student_records_its_sizes(tiny_distill_config, tmp_path: P
     assert any("mse@4" in r and "mse@2" in r for r in logged)
 
 
-def test_a_plain_student_records_nothing(tiny_distill_config, tmp_path: Path) -> None:
-    out = distill(
-        tiny_distill_config(optim={"max_steps": 2}), tmp_path / "run", progress=False, validate=False
-    )
-    assert not (out.output_dir / MATRYOSHKA_FILE).exists() and trained_dimensions(out.output_dir) is None
-    assert "Matryoshka" not in (out.output_dir / "README.md").read_text()
-
-
 def test_sizes_above_the_students_dimension_are_refused_before_the_teacher(
     tiny_distill_config, tmp_path: Path
 ) -> None:
