@@ -19,15 +19,16 @@ SHIPPED = sorted(p.stem for p in BUILTIN_CONFIGS.glob("*.yaml"))
 LOADERS = dict.fromkeys(SHIPPED, load_config)
 
 
-def _numeric_fields(config: Any, prefix: str = "") -> list[tuple[str, Any]]:
-    """Dotted names of every int/float field (including ones left at their default), recursively."""
+def _numeric_fields(config: Any, prefix: str = "", lists: bool = False) -> list[tuple[str, Any]]:
+    """Dotted names of every int/float field (including ones left at their default), recursively; with
+    ``lists``, of every list-of-numbers field (``matryoshka_dims``) instead."""
     found = []
     for f in dataclasses.fields(config):
         value = getattr(config, f.name)
         if dataclasses.is_dataclass(value):
-            found += _numeric_fields(value, f"{prefix}{f.name}.")
-        elif "int" in str(f.type) or "float" in str(f.type):  # "int | None" fields too, when left None
-            found.append((f"{prefix}{f.name}", value))
+            found += _numeric_fields(value, f"{prefix}{f.name}.", lists)
+        elif ("int" in str(f.type) or "float" in str(f.type)) and ("list[" in str(f.type)) == lists:
+            found.append((f"{prefix}{f.name}", value))  # "int | None" fields too, when left None
     return found
 
 
@@ -56,6 +57,51 @@ def test_every_numeric_field_rejects_bad_values(name: str, key: str, bad: Any, t
         LOADERS[name](path)
     message = str(info.value)
     assert "\n" not in message and key.split(".")[-1] in message
+
+
+LIST_CASES = [(n, k) for n, load in LOADERS.items() for k, _ in _numeric_fields(load(n), lists=True)]
+
+
+@pytest.mark.parametrize("name, key", LIST_CASES, ids=[f"{n}:{k}" for n, k in LIST_CASES])
+@pytest.mark.parametrize(
+    "bad",
+    [5, [-3], [float("nan")], [float("inf")], ["ten"], []],
+    ids=["scalar", "neg", "nan", "inf", "str", "empty"],
+)
+def test_every_list_of_numbers_rejects_bad_values(name: str, key: str, bad: Any, tmp_path: Path) -> None:
+    data = yaml.safe_load((BUILTIN_CONFIGS / f"{name}.yaml").read_text())
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(_set(data, key, bad)))
+    with pytest.raises(ConfigError) as info:
+        LOADERS[name](path)
+    message = str(info.value)
+    assert "\n" not in message and key.split(".")[-1] in message and str(path) in message
+
+
+def test_matryoshka_dims_are_checked_against_the_models_dimension(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    for name, value, match in [
+        ("distill", [256, 64], r"c.yaml.matryoshka_dims: 256 is above the model's dimension 128 \(pca.dim\)"),
+        ("distill", [64, 128], r"c.yaml.matryoshka_dims: must be strictly descending"),
+        (
+            "quickstart",
+            [512],
+            r"c.yaml.matryoshka_dims: 512 is above the model's dimension 256 \(model.hidden",
+        ),
+        ("quickstart", [256, 0], r"c.yaml.matryoshka_dims: every dimension must be >= 1"),
+    ]:
+        data = yaml.safe_load((BUILTIN_CONFIGS / f"{name}.yaml").read_text())
+        path.write_text(yaml.safe_dump({**data, "matryoshka_dims": value}))
+        with pytest.raises(ConfigError, match=match):
+            load_config(path)
+    data = yaml.safe_load((BUILTIN_CONFIGS / "distill.yaml").read_text())
+    path.write_text(yaml.safe_dump({**data, "matryoshka_dims": [128, 64], "matryoshka_weights": [1.0]}))
+    with pytest.raises(ConfigError, match=r"c.yaml.matryoshka_weights: 1 weight\(s\) for 2 matryoshka_dims"):
+        load_config(path)
+    path.write_text(
+        yaml.safe_dump({**data, "matryoshka_dims": [128, 64, 32], "matryoshka_weights": [1, 1, 0.5]})
+    )
+    assert load_config(path).matryoshka_dims == [128, 64, 32]
 
 
 def _choice_fields(config: Any, prefix: str = "") -> list[str]:

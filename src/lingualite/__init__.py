@@ -50,6 +50,11 @@ _API = {
     "evaluate_xsr": "lingualite.evaluation.xsr",
     "load_xsr_pairs": "lingualite.data.pairs",
     "load_encoder": "lingualite.encoders",
+    "encode": "lingualite.runtime.encode_api",
+    "encode_file": "lingualite.runtime.encode_api",
+    "Calibration": "lingualite.runtime.precision",
+    "load_vectors": "lingualite.runtime.precision",
+    "dequantize": "lingualite.runtime.precision",
     "fetch_eval_sets": "lingualite.data.evalsets",
     "evaluate_classification": "lingualite.evaluation.classification",
     "evaluate_pair_classification": "lingualite.evaluation.pair_classification",
@@ -63,6 +68,7 @@ _API = {
 }
 
 __all__ = [
+    "Calibration",
     "CleaningConfig",
     "DistillConfig",
     "MonolingualConfig",
@@ -74,7 +80,10 @@ __all__ = [
     "SplitConfig",
     "TrainingConfig",
     "__version__",
+    "dequantize",
     "distill",
+    "encode",
+    "encode_file",
     "evaluate_classification",
     "evaluate_ir",
     "evaluate_pair_classification",
@@ -87,6 +96,7 @@ __all__ = [
     "load_encoder",
     "load_monolingual_config",
     "load_training_config",
+    "load_vectors",
     "load_xsr_pairs",
     "measure_efficiency",
     "mine_pseudo_pairs",
@@ -134,6 +144,8 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and IDEs (nothin
     from lingualite.quickstart import run_quickstart
     from lingualite.recipes import train
     from lingualite.run_folder import RunFolder
+    from lingualite.runtime.encode_api import encode, encode_file
+    from lingualite.runtime.precision import Calibration, dequantize, load_vectors
     from lingualite.tokenization import train_tokenizer
     from lingualite.training.run import RunOptions, RunResult
 

@@ -114,3 +114,43 @@ def test_baseline_names_work_like_in_eval(tmp_path: Path) -> None:
 def test_unknown_script_warning(model: Path, tmp_path: Path) -> None:
     res = _encode(model, _text(tmp_path, "日本語の文です\n中文句子\n".encode()), tmp_path / "o.npy")
     assert res.exit_code == 0 and "unknown to this model's vocabulary" in res.output
+
+
+def test_dimensions_and_precision_from_the_command_line(model: Path, tmp_path: Path) -> None:
+    from sentence_transformers.util.quantization import quantize_embeddings
+
+    from lingualite.matryoshka import truncate
+    from lingualite.runtime.precision import Calibration, load_vectors
+
+    src = _text(tmp_path, b"the cat\nle chat\na dog\nthe red car\n")
+    assert _encode(model, src, tmp_path / "f.npy").exit_code == 0
+    full = np.load(tmp_path / "f.npy")
+    res = _encode(model, src, tmp_path / "v.npy", "--normalize", "--dimensions", "8", "--precision", "int8")
+    assert res.exit_code == 0, res.output
+    assert "warning: " in res.output and "not trained with matryoshka_dims" in res.output
+    stored, cal = load_vectors(tmp_path / "v.npy")
+    np.testing.assert_array_equal(stored, quantize_embeddings(truncate(full, 8, True), "int8"))
+    assert cal == Calibration.load(tmp_path / "v.calibration.json") and cal.rows == 4 and cal.normalized
+    # queries with the documents' ranges
+    q = tmp_path / "q.txt"
+    q.write_text("the cat\n")
+    args = ("--normalize", "--dimensions", "8", "--precision", "uint8", "--calibration")
+    res = _encode(model, q, tmp_path / "q.npy", *args, str(tmp_path / "v.calibration.json"), "--json")
+    assert res.exit_code == 0, res.output
+    assert np.array_equal(np.load(tmp_path / "q.npy"), (stored[:1].astype(np.int16) + 128).astype(np.uint8))
+    # binary packs 8 components a byte
+    assert _encode(model, src, tmp_path / "b.npy", "--precision", "binary").exit_code == 0
+    assert np.load(tmp_path / "b.npy").shape == (4, 4) and np.load(tmp_path / "b.npy").dtype == np.int8
+
+
+def test_bad_dimension_and_precision_requests_are_one_line_errors(model: Path, tmp_path: Path) -> None:
+    src = _text(tmp_path, b"the cat\nle chat\n")
+    out = tmp_path / "v.npy"
+    for extra, message in [
+        (("--dimensions", "33"), "above the model's dimension (32)"),
+        (("--precision", "int4"), "choose one of float32, int8, uint8, binary, ubinary"),
+        (("--precision", "binary", "--calibration", str(src)), "not a calibration file"),
+    ]:
+        res = _encode(model, src, out, *extra)
+        assert res.exit_code == 2 and message in res.output and res.output.count("\n") == 1, res.output
+        assert not out.exists()

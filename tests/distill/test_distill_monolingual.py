@@ -134,9 +134,9 @@ def test_monolingual_sentences_reach_the_mse_loss_with_their_teacher_vectors(
     _write(tmp_path / "mono" / "en.txt", mono)
     calls: list[tuple[torch.Tensor, torch.Tensor]] = []
 
-    def spy(pair_loss, parts, num_pairs, vectors, targets):
+    def spy(pair_loss, parts, num_pairs, vectors, targets, mse=None):
         calls.append((vectors.detach().clone(), targets.clone()))
-        return mixed_loss(pair_loss, parts, num_pairs, vectors, targets)
+        return mixed_loss(pair_loss, parts, num_pairs, vectors, targets, mse)
 
     monkeypatch.setattr(train_module, "mixed_loss", spy)
     cfg = tiny_distill_config(

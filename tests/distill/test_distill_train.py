@@ -43,6 +43,8 @@ def test_tiny_distillation_reduces_validation_mse(tiny_distill_config, tmp_path:
     summary = json.loads((out / "summary.json").read_text())
     assert summary["pca"]["from_dim"] == 32 and summary["pca"]["dim"] == 8
     assert summary["vocabulary"]["shares"].keys() == {"en", "fr"}
+    assert not (out / "lingualite_matryoshka.json").exists()  # no matryoshka_dims: no trained sizes recorded
+    assert "Matryoshka" not in (out / "README.md").read_text()
 
     # The run folder is the student; the reduced teacher sits beside it; both give 8-d vectors.
     texts = ["the big cat runs", "le grand chat court"]

@@ -108,3 +108,25 @@ def test_the_run_folder_and_log_are_every_recipes(synthetic_corpus: Path, tmp_pa
     assert records[0]["lr"] == pytest.approx(2e-3 / 4)  # after 1 of 4 warm-up steps (was 2/4 of the peak)
     assert (tmp_path / "run" / "config.yaml").exists()
     assert json.loads((tmp_path / "run" / "summary.json").read_text())["total_steps"] == 6
+
+
+def test_a_matryoshka_parallel_model_records_its_sizes(
+    synthetic_corpus: Path, tiny_tokenizer, tmp_path: Path
+) -> None:
+    from lingualite.matryoshka import MATRYOSHKA_FILE, trained_dimensions
+
+    tiny_tokenizer.save_pretrained(str(tmp_path / "tok"))
+    cfg = tiny_config(synthetic_corpus, max_steps=4)
+    cfg.vocabulary.path = str(tmp_path / "tok")
+    cfg.matryoshka_dims = [32, 16, 8]
+    out = train(cfg, tmp_path / "run", progress=False, validate=False).output_dir
+    assert json.loads((out / MATRYOSHKA_FILE).read_text()) == {
+        "matryoshka_dims": [32, 16, 8],
+        "dimension": 32,
+    }
+    assert trained_dimensions(str(out)) == [32, 16, 8]
+    assert (
+        "Trained dimensions (Matryoshka, Kusupati et al. 2022): 32, 16, 8" in (out / "README.md").read_text()
+    )
+    logged = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert any({"alignment@16", "similarity@8", "alignment"} <= set(r) for r in logged)

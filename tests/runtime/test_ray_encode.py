@@ -137,3 +137,15 @@ def test_parquet_text_follows_the_text_rule(tmp_path: Path) -> None:
     pq.write_table(pa.table({"text": ["ok", "bin\x00ary"]}), tmp_path / "t.parquet")
     with pytest.raises(LinguaLiteError, match=r"t\.parquet: row 1 \(from 0\): contains a NUL character"):
         list(read_pieces(tmp_path / "t.parquet"))
+
+
+def test_truncated_or_quantized_output_must_be_a_npy(static_model: Path, tmp_path: Path) -> None:
+    from lingualite.runtime.ray_encode import encode_ray
+    from lingualite.runtime.vector_output import OutputFormat
+
+    src = tmp_path / "in.txt"
+    src.write_text("the cat\n")
+    for fmt in (OutputFormat(dimensions=8), OutputFormat(precision="binary")):
+        with pytest.raises(LinguaLiteError, match="write a .npy"):  # refused before Ray starts
+            encode_ray(str(static_model), src, tmp_path / "vectors", fmt=fmt)
+    assert not (tmp_path / "vectors").exists()

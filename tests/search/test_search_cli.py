@@ -118,3 +118,21 @@ def test_search_json_is_strict_json_even_for_an_older_index(static_model: str, t
     assert done.exit_code == 0 and _strict(done.output)["results"][0]["hits"][0]["metadata"] == {
         "score": None
     }
+
+
+def test_index_build_dimensions_is_recorded_and_used_by_search(static_model: str, tmp_path: Path) -> None:
+    src = tmp_path / "docs.tsv"
+    src.write_text("cat\tthe big cat sleeps\ncar\ta red car runs quickly\n", encoding="utf-8")
+    idx = tmp_path / "idx"
+    done = _run("index", "build", "--model", static_model, "--input", src, "--output", idx,
+                "--dimensions", "16", "--json")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "warning: " in done.output and "not trained with matryoshka_dims" in done.output
+    assert json.loads(done.output.splitlines()[-1])["dimension"] == 16
+    done = _run("search", "--index", idx, "le grand chat dort", "-k", "1", "--json")
+    assert json.loads(done.output)["results"][0]["hits"][0]["doc_id"] == "cat"
+    done = _run("index", "info", "--index", idx, "--json")
+    assert json.loads(done.output)["truncate_dim"] == 16
+    done = _run("index", "build", "--model", static_model, "--input", src, "--output", tmp_path / "x",
+                "--dimensions", "64")  # fmt: skip
+    assert done.exit_code == 2 and "above the model's dimension (32)" in done.output

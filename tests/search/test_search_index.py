@@ -195,3 +195,47 @@ def test_a_model_fitted_on_its_input_is_refused_in_one_line(tmp_path: Path) -> N
     with pytest.raises(LinguaLiteError, match=r"tfidf: is fitted on all the texts it encodes together"):
         SearchIndex.build("tfidf", docs(3), tmp_path / "idx", progress=False)
     assert not (tmp_path / "idx").exists()
+
+
+@pytest.mark.parametrize("quantization", ["none", "binary"])
+def test_an_index_of_truncated_vectors_truncates_its_queries(
+    static_model: str, tmp_path: Path, quantization: str
+) -> None:
+    from lingualite.matryoshka import truncate
+    from lingualite.search.encoder_check import dense
+    from lingualite.serve.service import check_index
+
+    corpus = docs(120)
+    path = tmp_path / "idx"
+    with SearchIndex.build(static_model, corpus, path, quantization, progress=False, dimensions=16) as idx:
+        info = idx.info
+        assert (info["dimension"], info["model_dimension"], info["truncate_dim"]) == (16, 32, 16)
+        assert "not trained with matryoshka_dims" in idx.warnings[0]
+        stored = np.asarray(idx._view[:3])
+        full = dense(idx.encoder, [d["text"] for d in corpus[:3]])
+        np.testing.assert_allclose(stored, truncate(full, 16, normalize=True), atol=1e-6)
+        assert _top(idx, corpus[7]["text"], 1) == ["d7"]
+        # full-size query vectors (what the service's encoder gives) are truncated as the documents were
+        assert idx.search_vectors(full[:1], k=1)[0][0].doc_id == "d0"
+        assert idx.search_vectors(stored[:1], k=1)[0][0].doc_id == "d0"
+        check_index(idx, idx.encoder, static_model)  # the service accepts its model for this index
+    with SearchIndex.open(path) as again:
+        assert again.add([{"id": "new", "text": "print page table cell format"}]) == 1
+        assert _top(again, "print page table cell format", 1) == ["new"]
+        assert again.describe()["truncate_dim"] == 16
+
+
+def test_index_dimensions_above_the_model_or_trained_are_handled(static_model: str, tmp_path: Path) -> None:
+    from lingualite.matryoshka import write_trained_dimensions
+
+    with pytest.raises(LinguaLiteError, match="above the model's dimension"):
+        SearchIndex.build(static_model, docs(5), tmp_path / "a", progress=False, dimensions=33)
+    assert not (tmp_path / "a").exists()
+    folder = make_static_model(tmp_path / "mrl")
+    write_trained_dimensions(folder, [32, 16], 32)
+    with SearchIndex.build(f"static:{folder}", docs(5), tmp_path / "b", progress=False, dimensions=16) as idx:
+        assert idx.warnings == [] and idx.info["truncate_dim"] == 16
+    with SearchIndex.build(f"static:{folder}", docs(5), tmp_path / "c", progress=False, dimensions=32) as idx:
+        assert (
+            idx.info["truncate_dim"] is None and idx.info["dimension"] == 32
+        )  # the full size: no truncation

@@ -100,11 +100,11 @@ def test_a_failure_mid_build_leaves_nothing(static_model: str, tmp_path: Path, m
     calls = {"n": 0}
     real = build_module.dense
 
-    def failing(encoder, texts, queries=False):
+    def failing(encoder, texts, queries=False, dimensions=None):
         calls["n"] += 1
         if calls["n"] == 4:  # the dimension probe, then two chunks: the third chunk fails
             raise RuntimeError("encoder crashed")
-        return real(encoder, texts, queries)
+        return real(encoder, texts, queries, dimensions)
 
     monkeypatch.setattr(build_module, "dense", failing)
     with pytest.raises(RuntimeError, match="encoder crashed"):

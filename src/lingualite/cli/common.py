@@ -24,6 +24,14 @@ VALID_FILES_HELP = "Validation pair files, replacing the config's data.valid_fil
 JsonOpt = Annotated[
     bool, typer.Option("--json", help="Print one JSON object (for scripts) instead of tables.")
 ]
+DimensionsOpt = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Keep the first N components of each vector, renormalised (Matryoshka truncation); warns unless "
+        "the model was trained for N (matryoshka_dims).",
+    ),
+]
 DATA_DIR_HELP = (
     "Data directory: where `lingualite data fetch` put corpora and prepared pairs; replaces {data_dir} in "
     "the config's paths (shipped configs read {data_dir}/prepared/*/train.tsv). Default: data."

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, JsonOpt, emit, fail, output_console, rounded
+from lingualite.cli.common import USER_ERRORS, DimensionsOpt, JsonOpt, emit, fail, output_console, rounded
 
 index_app = typer.Typer(
     help="Build and maintain a search index: documents in SQLite, vectors in FAISS.", no_args_is_help=True
@@ -67,9 +67,13 @@ def index_build(
         bool,
         typer.Option("--overwrite", help="Replace OUTPUT if it is an existing index (never another folder)."),
     ] = False,
+    dimensions: DimensionsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Encode documents with a model into a new search index folder (written atomically).
+
+    --dimensions N indexes the first N components of each vector (recorded; queries are truncated the same
+    way by `lingualite search` and `lingualite serve`).
 
     \b
     Examples:
@@ -92,10 +96,13 @@ def index_build(
             rescore=rescore,
             skip_bad=skip_bad,
             overwrite=overwrite,
+            dimensions=dimensions,
         ) as idx:
-            info = idx.describe()
+            info, warnings = idx.describe(), idx.warnings
     except USER_ERRORS as exc:
         fail(exc)
+    for warning in warnings:
+        typer.secho(f"warning: {warning}", fg=typer.colors.YELLOW, err=True)
     shown = {k: info[k] for k in ("path", "model_spec", "documents", "dimension", "quantization", "kind")}
     shown.update(skipped=info.get("skipped_at_build", 0), faiss_mb=round(info["faiss_bytes"] / 1e6, 3))
     emit(shown, "Index built", as_json)

@@ -8,10 +8,24 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, JsonOpt, emit, fail
+from lingualite.cli.common import USER_ERRORS, DimensionsOpt, JsonOpt, emit, fail
 from lingualite.errors import LinguaLiteError
 
 ENGINES = ("local", "ray")
+PrecisionOpt = Annotated[
+    str,
+    typer.Option(
+        help="float32, int8, uint8 (per-component buckets), binary or ubinary (sign bits, packed); "
+        "quantized output gets OUTPUT.calibration.json beside it."
+    ),
+]
+CalibrationOpt = Annotated[
+    Path | None,
+    typer.Option(
+        help="int8/uint8: the ranges of this calibration file (e.g. the documents' "
+        "OUTPUT.calibration.json, for their queries) instead of those of the vectors written."
+    ),
+]
 
 
 def encode(
@@ -33,7 +47,7 @@ def encode(
     output: Annotated[
         Path,
         typer.Option(
-            help="Where to write the float32 (N, d) .npy array (a file). --engine ray: a name not ending in "
+            help="Where to write the (N, d) .npy array (a file; float32 unless --precision). --engine ray: a name not ending in "
             ".npy is a new Parquet folder (columns line, embedding)."
         ),
     ],
@@ -57,9 +71,12 @@ def encode(
     text_column: Annotated[
         str, typer.Option(help="--engine ray with Parquet input: the column holding the text.")
     ] = "text",
+    dimensions: DimensionsOpt = None,
+    precision: PrecisionOpt = "float32",
+    calibration: CalibrationOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Write one float32 vector per input line.
+    """Write one vector per input line (float32, or --precision; first --dimensions components).
 
     The input is streamed in chunks into a .npy (any file size in bounded memory), written to a temporary
     file beside OUTPUT and renamed when complete; an existing directory or the input itself is never
@@ -71,16 +88,16 @@ def encode(
       lingualite encode --model runs/distill --input s.txt --output v.npy
     Several processes, one model and one core each (the same .npy, rows in input order):
       lingualite encode --model static:runs/static --input s.txt --output v.npy --workers 4
+    64 dimensions in int8 (v.npy + v.calibration.json); queries with those ranges (--calibration):
+      lingualite encode --model runs/distill --input s.txt --output v.npy --dimensions 64 --precision int8
     Ray Data (starts Ray on this machine; with RAY_ADDRESS set, runs on that cluster):
       lingualite encode --model runs/distill --input s.txt --output vectors/ --engine ray --workers 4
       lingualite encode --model runs/distill --input docs.parquet --text-column body --output v.npy --engine ray
     """
-    from lingualite.io_utils import check_not_input
-
     try:
         if engine not in ENGINES:
             raise LinguaLiteError(f"--engine: {engine!r} is not one of {', '.join(ENGINES)}")
-        check_not_input(output, [input])
+        fmt = _output_format(model, input, output, dimensions, precision, calibration)
         if output.is_dir() and (engine == "local" or output.suffix == ".npy"):
             raise LinguaLiteError(f"{output}: is a directory; --output names the .npy file to write")
         if not input.exists():
@@ -88,10 +105,10 @@ def encode(
         if engine == "ray":
             from lingualite.runtime.ray_encode import encode_ray
 
-            result = encode_ray(model, input, output, workers, normalize, batch_size, text_column)
+            result = encode_ray(model, input, output, workers, normalize, batch_size, text_column, fmt=fmt)
         else:
             result, encoder = _encode_local(
-                model, input, output, batch_size, threads, normalize, workers or 1
+                model, input, output, batch_size, threads, normalize, workers or 1, fmt
             )
     except USER_ERRORS as exc:
         fail(exc)
@@ -108,15 +125,48 @@ def encode(
             fg=typer.colors.YELLOW,
             err=True,
         )
-    emit(
-        {"output": str(output), "sentences": result.sentences, "dimension": result.dimension},
-        "Encoded",
-        as_json,
-    )
+    shown = {"output": str(output), "sentences": result.sentences, "dimension": result.dimension}
+    emit({**shown, **_format_report(fmt, output)}, "Encoded", as_json)
+
+
+def _output_format(
+    model: str, input: Path, output: Path, dimensions: int | None, precision: str, calibration: Path | None
+) -> Any:
+    """--dimensions, --precision and --calibration, checked; neither OUTPUT nor its calibration file may be
+    an input."""
+    from lingualite.io_utils import check_not_input
+    from lingualite.runtime.precision import Calibration, calibration_path
+    from lingualite.runtime.vector_output import OutputFormat
+
+    check_not_input(output, [input, *([calibration] if calibration else [])])
+    ranges = Calibration.load(calibration) if calibration is not None else None
+    fmt = OutputFormat(dimensions, precision, ranges, model)
+    fmt.check()
+    if precision != "float32":
+        check_not_input(calibration_path(output), [input])
+    return fmt
+
+
+def _format_report(fmt: Any, output: Path) -> dict[str, str]:
+    """Warn (stderr) about a size the model was not trained for; the precision and calibration file."""
+    from lingualite.runtime.precision import calibration_path
+
+    if fmt.warning:
+        typer.secho(f"warning: {fmt.warning}", fg=typer.colors.YELLOW, err=True)
+    if fmt.written is None:
+        return {}
+    return {"precision": fmt.precision, "calibration": str(calibration_path(output))}
 
 
 def _encode_local(
-    model: str, input: Path, output: Path, batch_size: int, threads: int | None, normalize: bool, workers: int
+    model: str,
+    input: Path,
+    output: Path,
+    batch_size: int,
+    threads: int | None,
+    normalize: bool,
+    workers: int,
+    fmt: Any = None,
 ) -> tuple[Any, Any]:
     """(result, the encoder when loaded in this process): ``encode_file``, or N worker processes."""
     if input.suffix == ".parquet":
@@ -124,14 +174,14 @@ def _encode_local(
     if workers > 1:
         from lingualite.runtime.parallel_encode import encode_file_parallel
 
-        return encode_file_parallel(model, input, output, workers, normalize, batch_size), None
+        return encode_file_parallel(model, input, output, workers, normalize, batch_size, fmt=fmt), None
     from lingualite.encoders.loading import load_encoder
     from lingualite.runtime.encode_file import encode_file
 
     encoder = load_encoder(model, threads=threads)
     if hasattr(encoder, "batch_size"):
         encoder.batch_size = batch_size
-    return encode_file(encoder, input, output, normalize=normalize), encoder
+    return encode_file(encoder, input, output, normalize=normalize, fmt=fmt), encoder
 
 
 def export_command(

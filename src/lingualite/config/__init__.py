@@ -75,6 +75,7 @@ def config_from_dict(
     mode = mode or found
     data["mode"] = mode
     cfg = from_dict(CONFIG_CLASSES[mode], migrate_keys(data, mode, where), where)
+    cfg.check(where)
     return with_data_dir(cfg, data_dir)
 
 

@@ -9,7 +9,13 @@ from typing import ClassVar, Literal
 
 from lingualite.config.encoder import EncoderConfig
 from lingualite.config.loading import Range
-from lingualite.config.sections import PairDataConfig, PairOptimConfig, RecipeConfig, VocabularyConfig
+from lingualite.config.sections import (
+    PairDataConfig,
+    PairOptimConfig,
+    RecipeConfig,
+    VocabularyConfig,
+    check_matryoshka,
+)
 from lingualite.errors import ConfigError
 
 
@@ -186,7 +192,16 @@ class DistillOptimConfig(PairOptimConfig):
 
 @dataclass
 class DistillConfig(RecipeConfig):
-    """``mode: distill``."""
+    """``mode: distill``.
+
+    :param matryoshka_dims: also train the first ``d`` components of the student's vector for each ``d``
+        listed, e.g. ``[128, 64, 32]`` (Matryoshka Representation Learning, Kusupati et al. 2022; see
+        :class:`lingualite.distill.loss.MultilingualMSELoss` for what a prefix is matched against): strictly
+        descending, each at most the student's dimension (``pca.dim``). The full dimension should come first:
+        its term is the usual MSE. The model folder and its card record the sizes. null (default): off.
+    :param matryoshka_weights: one weight per ``matryoshka_dims`` entry (null: 1 each), as in
+        sentence-transformers' ``MatryoshkaLoss``.
+    """
 
     mode: Literal["distill"] = "distill"
     seed: int = 0
@@ -197,3 +212,9 @@ class DistillConfig(RecipeConfig):
     pca: PCAConfig = field(default_factory=PCAConfig)
     optim: DistillOptimConfig = field(default_factory=DistillOptimConfig)
     ranker: RankerConfig = field(default_factory=RankerConfig)
+    matryoshka_dims: list[int] | None = None
+    matryoshka_weights: list[float] | None = None
+
+    def check(self, where: str) -> None:
+        dimension = self.pca.dim if self.pca.enabled else None  # else the teacher's: checked at the run
+        check_matryoshka(self.matryoshka_dims, self.matryoshka_weights, dimension, where, "pca.dim")

@@ -9,7 +9,13 @@ from typing import ClassVar, Literal
 
 from lingualite.config.encoder import EncoderConfig
 from lingualite.config.loading import Range
-from lingualite.config.sections import PairDataConfig, PairOptimConfig, RecipeConfig, VocabularyConfig
+from lingualite.config.sections import (
+    PairDataConfig,
+    PairOptimConfig,
+    RecipeConfig,
+    VocabularyConfig,
+    check_matryoshka,
+)
 from lingualite.errors import ConfigError
 
 GENERATIVE_OBJECTIVES = ("mlm", "smlm", "xtr", "ugt", "mlm_xtr")
@@ -61,7 +67,16 @@ class ParallelOptimConfig(PairOptimConfig):
 
 @dataclass
 class ParallelConfig(RecipeConfig):
-    """``mode: parallel`` (the default mode of a config without ``mode``)."""
+    """``mode: parallel`` (the default mode of a config without ``mode``).
+
+    :param matryoshka_dims: also train the alignment and similarity losses on the first ``d`` components of
+        the sentence vectors, renormalised, for each ``d`` listed, e.g. ``[256, 128, 64]`` (Matryoshka
+        Representation Learning, Kusupati et al. 2022; :class:`lingualite.losses.matryoshka.MatryoshkaLoss`):
+        strictly descending, each at most ``model.hidden_size``. The full dimension should come first: its
+        term is the usual loss. The model folder and its card record the sizes. null (default): off.
+    :param matryoshka_weights: one weight per ``matryoshka_dims`` entry (null: 1 each), as in
+        sentence-transformers' ``MatryoshkaLoss``.
+    """
 
     mode: Literal["parallel"] = "parallel"
     seed: int = 0
@@ -70,6 +85,12 @@ class ParallelConfig(RecipeConfig):
     model: EncoderConfig = field(default_factory=EncoderConfig)
     objective: ObjectiveConfig = field(default_factory=ObjectiveConfig)
     optim: ParallelOptimConfig = field(default_factory=ParallelOptimConfig)
+    matryoshka_dims: list[int] | None = None
+    matryoshka_weights: list[float] | None = None
+
+    def check(self, where: str) -> None:
+        dims, weights = self.matryoshka_dims, self.matryoshka_weights
+        check_matryoshka(dims, weights, self.model.hidden_size, where, "model.hidden_size")
 
 
 TrainingConfig = ParallelConfig

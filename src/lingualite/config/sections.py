@@ -9,6 +9,7 @@ fields, so a key means the same thing in every recipe. Every number is range-che
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -158,3 +159,36 @@ class RecipeConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)  # type: ignore[call-overload]
+
+    def check(self, where: str) -> None:
+        """Checks across sections, run by the loader once every section is valid; errors name ``where``
+        (the file) and the key. None by default."""
+
+
+def check_matryoshka(
+    dims: list[int] | None, weights: list[float] | None, dimension: int | None, where: str, source: str
+) -> None:
+    """``matryoshka_dims`` (and weights) against the model's ``dimension`` (None: not known yet; named by the
+    key ``source``, e.g. ``pca.dim``): one-line :class:`ConfigError` naming ``where`` and the key."""
+    key = f"{where}.matryoshka_dims"
+    if dims is None:
+        if weights is not None:
+            raise ConfigError(f"{where}.matryoshka_weights: set matryoshka_dims too (or remove the weights)")
+        return
+    if not dims:
+        raise ConfigError(f"{key}: list at least one dimension, e.g. [128, 64, 32], or leave it null")
+    if any(d < 1 for d in dims):
+        raise ConfigError(f"{key}: every dimension must be >= 1, got {dims}")
+    if any(a <= b for a, b in zip(dims, dims[1:], strict=False)):
+        raise ConfigError(f"{key}: must be strictly descending (largest first), got {dims}")
+    if dimension is not None and dims[0] > dimension:
+        raise ConfigError(f"{key}: {dims[0]} is above the model's dimension {dimension} ({source})")
+    if weights is not None:
+        if len(weights) != len(dims):
+            raise ConfigError(
+                f"{where}.matryoshka_weights: {len(weights)} weight(s) for {len(dims)} matryoshka_dims"
+            )
+        if any(not math.isfinite(w) or w < 0 for w in weights) or not any(w > 0 for w in weights):
+            raise ConfigError(
+                f"{where}.matryoshka_weights: must be finite, >= 0 and not all 0, got {weights}"
+            )

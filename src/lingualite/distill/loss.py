@@ -1,9 +1,14 @@
-"""Multilingual knowledge distillation loss (Reimers & Gurevych 2020; paper 002, Eq. 2)."""
+"""Multilingual knowledge distillation loss (Reimers & Gurevych 2020; paper 002, Eq. 2), optionally over nested
+prefixes of the vectors (Matryoshka Representation Learning, Kusupati et al. 2022)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import torch
 from torch import nn
+
+from lingualite.losses.matryoshka import matryoshka_terms, shrink
 
 
 class MultilingualMSELoss(nn.Module):
@@ -34,6 +39,25 @@ class MultilingualMSELoss(nn.Module):
         | source vectors S(x): (B, d)  | target vectors S(t): (B, d)  | teacher T(x): (B, d)     |
         +------------------------------+------------------------------+--------------------------+
 
+    Matryoshka (``matryoshka_dims``; Kusupati et al., NeurIPS 2022, Eq. 1): the loss becomes
+    ``sum_d w_d L_d``. ``L_D`` of the student's full dimension D is the MSE above, unchanged. For a shorter
+    ``d``, ``L_d`` is the same MSE between the PREFIXES of both the student's and the teacher's vectors, each
+    L2-renormalised: ``mse(n(S(x)[:d]), n(T(x)[:d]))`` (and the same for S(t)), which is ``2 (1 - cos_d) / d``
+    per vector. Why this target:
+
+    - the teacher's vectors are PCA outputs (:mod:`lingualite.distill.pca`), whose dimensions come in order
+      of variance, so the teacher's d-prefix is its best d-dimensional linear summary (PCA to d): a natural,
+      already-nested target at every size;
+    - users compare truncated vectors renormalised (:func:`lingualite.matryoshka.truncate`), by cosine, so
+      the prefix term trains exactly that direction and not the prefix's length, which truncation discards;
+    - without renormalisation the prefix MSE would only be the full MSE restricted to the first d
+      coordinates: a reweighting whose optimum (S = T) is the same, that teaches nothing about the prefix as
+      a vector. sentence-transformers' ``MatryoshkaLoss`` around ``MSELoss`` renormalises the student's
+      prefix but not the teacher's (``labels[..., :dim]``), a pair that can never match; we renormalise both.
+
+    With ``pca.enabled: false`` the teacher's prefix is a plain subset of its coordinates, not a summary:
+    keep PCA on for Matryoshka training. Parts gain ``mse@d``.
+
     Example::
 
         loss_fn = MultilingualMSELoss()
@@ -41,21 +65,46 @@ class MultilingualMSELoss(nn.Module):
         loss.backward()
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self, matryoshka_dims: Sequence[int] | None = None, matryoshka_weights: Sequence[float] | None = None
+    ) -> None:
         super().__init__()
         from sentence_transformers.sentence_transformer.losses import MSELoss
 
         # MSELoss only needs a model for its optional projection; its distance reduction is what we reuse.
         self.mse = MSELoss(model=nn.Identity())
+        self.terms = matryoshka_terms(matryoshka_dims, matryoshka_weights) if matryoshka_dims else None
 
     def forward(
         self, source: torch.Tensor, target: torch.Tensor, teacher: torch.Tensor
     ) -> tuple[torch.Tensor, dict[str, float]]:
         teacher = teacher.detach()
-        loss = self.mse.compute_loss_from_embeddings([source, target], [teacher, teacher])
+        loss, parts = self.vectors_loss([source, target], teacher)
         with torch.no_grad():
-            parts = {
-                "mse_source": float(nn.functional.mse_loss(source.float(), teacher.float())),
-                "mse_target": float(nn.functional.mse_loss(target.float(), teacher.float())),
-            }
+            parts.update(
+                mse_source=float(nn.functional.mse_loss(source.float(), teacher.float())),
+                mse_target=float(nn.functional.mse_loss(target.float(), teacher.float())),
+            )
         return loss, parts
+
+    def vectors_loss(
+        self, columns: list[torch.Tensor], teacher: torch.Tensor
+    ) -> tuple[torch.Tensor, dict[str, float]]:
+        """The mean over ``columns`` (student vectors) of their MSE to ``teacher``, or its Matryoshka sum;
+        parts ``mse@d`` for the prefixes."""
+        teacher = teacher.detach()
+        if self.terms is None:
+            return self.mse.compute_loss_from_embeddings(columns, [teacher] * len(columns)), {}
+        total: torch.Tensor | float = 0.0
+        parts: dict[str, float] = {}
+        for dim, weight in self.terms:
+            if dim == teacher.shape[-1]:
+                term = self.mse.compute_loss_from_embeddings(columns, [teacher] * len(columns))
+            else:
+                prefix = shrink(teacher, dim)
+                term = self.mse.compute_loss_from_embeddings(
+                    [shrink(c, dim) for c in columns], [prefix] * len(columns)
+                )
+                parts[f"mse@{dim}"] = float(term.detach())
+            total = total + weight * term
+        return total, parts  # type: ignore[return-value]

@@ -17,7 +17,7 @@ batches, so ``--resume`` stays exact.
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -136,10 +136,12 @@ def mixed_loss(
     num_pairs: int,
     mono_vectors: torch.Tensor,
     mono_targets: torch.Tensor,
+    mse: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] | None = None,
 ) -> tuple[torch.Tensor, dict[str, float]]:
     """The pair loss (mean of the source and target MSE over ``2 * num_pairs`` vectors) and the monolingual
-    MSE ``mse(S(m), T(m))``, weighted by their numbers of student vectors: every vector counts the same."""
-    mono = torch.nn.functional.mse_loss(mono_vectors, mono_targets.detach())
+    MSE ``mse(S(m), T(m))``, weighted by their numbers of student vectors: every vector counts the same.
+    ``mse``: the pair loss's rule for one column of vectors when it has its own (a Matryoshka sum)."""
+    mono = (mse or torch.nn.functional.mse_loss)(mono_vectors, mono_targets.detach())
     n_pair, n_mono = 2 * num_pairs, len(mono_vectors)
     loss = (pair_loss * n_pair + mono * n_mono) / (n_pair + n_mono)
     return loss, {**parts, "mse_monolingual": float(mono.detach())}

@@ -39,6 +39,7 @@ from torch import nn
 from transformers import PreTrainedTokenizerFast
 
 from lingualite.config.distill import DistillConfig
+from lingualite.config.sections import check_matryoshka
 from lingualite.data.pairs import ParallelCorpus, expand_files, load_validation_pairs, read_pairs
 from lingualite.data.tokenized import BucketedBatches, TokenizedPairs
 from lingualite.distill.loss import MultilingualMSELoss
@@ -63,6 +64,7 @@ from lingualite.distill.teacher import load_teacher, teacher_tokenizer_folder
 from lingualite.distill.validation import DistillValidator
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_dir
+from lingualite.matryoshka import write_trained_dimensions
 from lingualite.models.export import export_into
 from lingualite.models.model_card import ModelCard
 from lingualite.models.sentence_encoder import SentenceEncoder
@@ -105,6 +107,7 @@ def train_distill(cfg: DistillConfig, output: str | Path, **options: object) -> 
 
 def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: list[str] | None) -> RunResult:
     summary: dict[str, Any] = {"recipe": "distill", "teacher": cfg.teacher.name}
+    cfg.check("config")  # a config built in Python never went through the loader's checks
     with _timed(summary, "read_pairs"):
         train_files = expand_files(cfg.data.train_files, "training")
         if cfg.ranker.enabled:  # paper 002's relevance ranker: prompted queries and passages
@@ -150,7 +153,11 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
     student.match_output_scale(float(targets.pow(2).mean().sqrt()))
     summary.update(_describe(cfg, student, num_pairs, total_steps))
     run.write_config(cfg.to_dict())
-    loss_fn = MultilingualMSELoss()
+    if not cfg.pca.enabled:  # the student's dimension is the teacher's own: known only now
+        source = "the teacher's, pca.enabled: false"
+        check_matryoshka(cfg.matryoshka_dims, cfg.matryoshka_weights, student.output_dim, "config", source)
+    loss_fn = MultilingualMSELoss(cfg.matryoshka_dims, cfg.matryoshka_weights)
+    mono_mse = (lambda s, t: loss_fn.vectors_loss([s], t)[0]) if cfg.matryoshka_dims else None
 
     def step_fn(step: int, model: nn.Module) -> StepOutput:
         indices = batches.batch(step)
@@ -160,30 +167,19 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
         loss, parts = loss_fn(vectors[:b], vectors[b:], targets[torch.from_numpy(pair_rows[indices])])
         if mono_batches is not None:
             ids, mask, rows = mono_batches.batch(step)
-            loss, parts = mixed_loss(loss, parts, b, model(ids, mask), targets[rows])
+            loss, parts = mixed_loss(loss, parts, b, model(ids, mask), targets[rows], mono_mse)
         return StepOutput(loss, parts, b)
 
-    validator = DistillValidator(valid_sets, valid_targets, tokenizer) if valid_sets else None
+    validator = (
+        DistillValidator(valid_sets, valid_targets, tokenizer, cfg.matryoshka_dims) if valid_sets else None
+    )
     stage = Stage(student, step_fn, cfg.optim, total_steps, validator, validate_at_start=True)
     result = run_stage(stage, run, opts.resume, opts.progress, opts.stop_after)
     summary["seconds"]["train"] = round(result.seconds, 2)
     summary["steps_per_second"] = round((result.end - result.start) / max(result.seconds, 1e-9), 3)
     if result.finished:
-        card = ModelCard(
-            "distill",
-            cfg.to_dict(),
-            train_files,
-            dict(result.metrics),
-            smoke=smoke_caps,
-            teacher=cfg.teacher.name,
-        )
-
-        def export(folder: Path) -> None:
-            student.save(tokenizer, folder)
-            save_prompts(folder, cfg.ranker)  # the ranker's query / passage prompts, else nothing
-
-        export_into(run.path, export, card)
-        logger.info("exported the student to %s", run.path)
+        card = ModelCard("distill", cfg.to_dict(), train_files, dict(result.metrics), smoke=smoke_caps)
+        _export(cfg, run, student, tokenizer, card)
     summary["final_metrics"] = result.metrics
     run.write_summary(summary)
     return RunResult(
@@ -195,6 +191,26 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
         result.initial_metrics,
         summary=summary,
     )
+
+
+def _export(
+    cfg: DistillConfig,
+    run: RunFolder,
+    student: SentenceEncoder,
+    tokenizer: PreTrainedTokenizerFast,
+    card: ModelCard,
+) -> None:
+    """The student, its prompts (a ranker) and trained sizes (Matryoshka) into the run folder, with ``card``
+    (given the recipe's config, data and smoke caps; the teacher and sizes are added here)."""
+    card.teacher, card.matryoshka_dims = cfg.teacher.name, cfg.matryoshka_dims
+
+    def export(folder: Path) -> None:
+        student.save(tokenizer, folder)
+        save_prompts(folder, cfg.ranker)  # the ranker's query / passage prompts, else nothing
+        write_trained_dimensions(folder, cfg.matryoshka_dims, student.output_dim)
+
+    export_into(run.path, export, card)
+    logger.info("exported the student to %s", run.path)
 
 
 def _teacher_targets(

@@ -21,6 +21,7 @@ class DistillValidator:
 
     :param sets: ``(name, sources, targets)`` held-out pairs per file.
     :param teacher: the teacher's (reduced) vectors of every set's sources, in order.
+    :param matryoshka_dims: also XSR P@1 at these sizes (``valid_xsr_p_at_1@64``).
     """
 
     def __init__(
@@ -28,8 +29,11 @@ class DistillValidator:
         sets: list[tuple[str, list[str], list[str]]],
         teacher: np.ndarray,
         tokenizer: PreTrainedTokenizerFast,
+        matryoshka_dims: list[int] | None = None,
     ) -> None:
-        self.retrieval = RetrievalValidation(sets, lambda model, texts: model.encode_texts(tokenizer, texts))
+        self.retrieval = RetrievalValidation(
+            sets, lambda model, texts: model.encode_texts(tokenizer, texts), matryoshka_dims
+        )
         self.teacher = teacher
         self.loss_fn = MultilingualMSELoss()
 

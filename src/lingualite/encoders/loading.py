@@ -7,13 +7,16 @@ from pathlib import Path
 from lingualite.encoders.base import Encoder
 from lingualite.encoders.baselines import BASELINES
 from lingualite.encoders.folder import SentenceTransformerEncoder
+from lingualite.encoders.packaged import packaged_spec
 from lingualite.encoders.spec import split_runtime
 
 __all__ = ["load_encoder"]
 
 
 def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encoder:
-    """A baseline by name (``tfidf``, ``minilm``, ``use-m``, ``e5-small``), a sentence-transformers folder, or
+    """A baseline by name (``tfidf``, ``minilm``, ``use-m``, ``e5-small``), a packaged model by name
+    (``lingualite-small``, ``lingualite-static``: :mod:`lingualite.encoders.packaged`), a sentence-transformers
+    folder, or
     ``onnx:FOLDER`` / ``onnx-int8:FOLDER`` (the ONNX graphs that ``lingualite export`` wrote into FOLDER, run
     by onnxruntime: :class:`lingualite.runtime.onnx_encoder.OnnxEncoder`), or ``static:FOLDER`` (a model2vec /
     ``StaticEmbedding`` folder in numpy: :class:`lingualite.runtime.static_encoder.StaticEncoder`), or
@@ -28,23 +31,26 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None) -> Encode
     key = str(name_or_path)
     if key in BASELINES:
         return BASELINES[key](threads=threads)
-    runtime, rest = split_runtime(key)
+    packaged = packaged_spec(key)
+    runtime, rest = split_runtime(packaged or key)
     if runtime is not None:  # onnx:/onnx-int8:FOLDER (`lingualite export`), static:FOLDER, bf16:FOLDER
         if not Path(rest).exists():
             from lingualite.models.loading import ModelFolderError
 
             raise ModelFolderError(Path(rest), "does not exist")
+        name = key if packaged else None
         if runtime == "static":
             from lingualite.runtime.static_encoder import StaticEncoder
 
-            return StaticEncoder(rest)
+            return StaticEncoder(rest, name=name)
         if runtime == "bf16":
             from lingualite.runtime.bf16_encoder import Bf16Encoder
 
             return Bf16Encoder(rest, threads=threads)
         from lingualite.runtime.onnx_encoder import OnnxEncoder, onnx_graph_of
 
-        return OnnxEncoder(rest, graph=onnx_graph_of(rest, int8=runtime == "onnx-int8"), threads=threads)
+        graph = onnx_graph_of(rest, int8=runtime == "onnx-int8")
+        return OnnxEncoder(rest, graph=graph, threads=threads, name=name)
     path = Path(name_or_path)
     if not path.exists():
         from lingualite.models.loading import ModelFolderError

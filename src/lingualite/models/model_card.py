@@ -54,6 +54,7 @@ class ModelCard:
     smoke: list[str] | None = None  # the smoke caps applied, when a smoke run
     teacher: str | None = None
     notes: list[str] = field(default_factory=list)
+    matryoshka_dims: list[int] | None = None  # the sizes trained with the Matryoshka loss
 
     def render(self, folder: Path, final: Path | None = None) -> str:
         """The card for the model files in ``folder`` that will live at ``final`` (default ``folder``)."""
@@ -108,6 +109,7 @@ class ModelCard:
             f"- Size: {params:,} parameters, {megabytes:.1f} MB of weights (safetensors)"
             if params
             else "- Size: see model.safetensors",
+            *_matryoshka_lines(self.matryoshka_dims),
             "",
             "## Training data",
             "",
@@ -133,6 +135,17 @@ class ModelCard:
             "",
         ]
         return "\n".join(lines)
+
+
+def _matryoshka_lines(dims: list[int] | None) -> list[str]:
+    if not dims:
+        return []
+    sizes = ", ".join(map(str, dims))
+    return [
+        f"- Trained dimensions (Matryoshka, Kusupati et al. 2022): {sizes}. Truncate, then renormalise: "
+        f"`lingualite encode --dimensions {dims[-1]}`, or in sentence-transformers "
+        f"`SentenceTransformer(folder, truncate_dim={dims[-1]})` with `normalize_embeddings=True`."
+    ]
 
 
 def write_card(card: ModelCard | None, folder: Path, final: Path | None = None) -> None:

@@ -18,6 +18,7 @@ from lingualite.config.parallel import ParallelConfig
 from lingualite.data.pairs import expand_files, read_pairs
 from lingualite.data.tokenized import BucketedBatches, TokenizedPairs
 from lingualite.losses.combined import CombinedLoss
+from lingualite.matryoshka import write_trained_dimensions
 from lingualite.models.dual_encoder import DualEncoder
 from lingualite.models.export import export_into
 from lingualite.models.model_card import ModelCard
@@ -35,6 +36,7 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
     :class:`~lingualite.training.run.RunOptions` (``resume``, ``max_steps``, ``stop_after``, ``smoke``, ...)."""
     opts = RunOptions(**options)  # type: ignore[arg-type]
     cfg, smoke_caps = apply_call_options(cfg, opts)
+    cfg.check("config")  # a config built in Python never went through the loader's checks
     ctx = init_distributed()
     with open_recipe_run(cfg, output, "train", opts, ("model", "vocabulary"), lock=ctx.is_main) as (run, _):
         torch.manual_seed(cfg.seed)
@@ -56,7 +58,7 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
 
         shape = dataclasses.replace(cfg.model, vocab_size=len(tokenizer))
         model = DualEncoder(shape, pad_token_id=tokenizer.pad_token_id).to(ctx.device)
-        loss_fn = CombinedLoss(cfg.objective)
+        loss_fn = CombinedLoss(cfg.objective, cfg.matryoshka_dims, cfg.matryoshka_weights)
         collator = PairCollator.from_tokenizer(tokenizer, **loss_fn.collator_settings())
         validator = None
         if opts.validate and ctx.is_main:
@@ -94,9 +96,19 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
         if ctx.is_main:
             if result.finished:
                 card = ModelCard(
-                    "parallel", cfg.to_dict(), train_files, dict(result.metrics), smoke=smoke_caps
+                    "parallel",
+                    cfg.to_dict(),
+                    train_files,
+                    dict(result.metrics),
+                    smoke=smoke_caps,
+                    matryoshka_dims=cfg.matryoshka_dims,
                 )
-                export_into(run.path, lambda folder: model.save(tokenizer, folder), card)
+
+                def export(folder: Path) -> None:
+                    model.save(tokenizer, folder)
+                    write_trained_dimensions(folder, cfg.matryoshka_dims, model.output_dim)
+
+                export_into(run.path, export, card)
             run.write_summary(summary)
         ctx.barrier()
     return RunResult(

@@ -35,7 +35,11 @@ class ParallelValidator:
         self.loss_fn, self.device = loss_fn, device
         files = expand_files(cfg.data.valid_files, "validation")
         self.retrieval = RetrievalValidation.from_files(
-            files, cfg.data.valid_pairs, cfg.seed, lambda model, texts: model.encode_texts(tokenizer, texts)
+            files,
+            cfg.data.valid_pairs,
+            cfg.seed,
+            lambda model, texts: model.encode_texts(tokenizer, texts),
+            cfg.matryoshka_dims,
         )
         pairs = [pair for _, src, tgt in self.retrieval.sets for pair in zip(src, tgt, strict=True)]
         tokenized = TokenizedPairs.build(pairs, tokenizer, cfg.model.max_seq_length)

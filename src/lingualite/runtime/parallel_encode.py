@@ -35,6 +35,7 @@ from lingualite.errors import LinguaLiteError
 from lingualite.runtime.encode_file import (
     CHUNK,
     EncodedFile,
+    OutputFormat,
     count_lines,
     dense_vectors,
     l2_normalize,
@@ -208,8 +209,10 @@ def encode_file_parallel(
     batch_size: int | None = None,
     progress: bool = True,
     chunk: int = CHUNK,
+    fmt: OutputFormat | None = None,
 ) -> EncodedFile:
-    """:func:`lingualite.runtime.encode_file.encode_file` on ``workers`` processes: the same ``.npy``."""
+    """:func:`lingualite.runtime.encode_file.encode_file` on ``workers`` processes: the same ``.npy`` (in
+    ``fmt``: truncated, quantized)."""
     check_not_fitted(spec)
     input, output = Path(input), Path(output)
     total = count_lines(input, chunk)
@@ -224,7 +227,8 @@ def encode_file_parallel(
     with EncoderPool(spec, workers, batch_size) as pool:
         blocks = in_order(pool.encode(numbered(chunks())))
         show = progress and total > chunk
-        dimension = write_npy(output, [input], total, blocks, normalize, show, f"encode ({workers} workers)")
+        label = f"encode ({workers} workers)"
+        dimension = write_npy(output, [input], total, blocks, normalize, show, label, fmt)
     return EncodedFile(total, dimension, sample, pool.unknown)
 
 

@@ -34,7 +34,14 @@ import numpy as np
 
 from lingualite.data.lines import iter_line_chunks
 from lingualite.errors import LinguaLiteError
-from lingualite.runtime.encode_file import CHUNK, EncodedFile, dense_vectors, l2_normalize, write_npy
+from lingualite.runtime.encode_file import (
+    CHUNK,
+    EncodedFile,
+    OutputFormat,
+    dense_vectors,
+    l2_normalize,
+    write_npy,
+)
 from lingualite.runtime.parallel_encode import (
     Blocks,
     Pieces,
@@ -226,12 +233,20 @@ def encode_ray(
     text_column: str = "text",
     progress: bool = True,
     chunk: int = CHUNK,
+    fmt: OutputFormat | None = None,
 ) -> EncodedFile:
     """Vectors of every line (or Parquet row) of ``input`` on Ray: ``output`` ending in ``.npy`` is one array
-    in input order, anything else a new Parquet folder (``line``, ``embedding``)."""
+    in input order (in ``fmt``: truncated, quantized), anything else a new Parquet folder (``line``,
+    ``embedding``: the float32 vectors)."""
     check_not_fitted(spec)
     input, output = Path(input), Path(output)
     _check_output(input, output)
+    shaped = fmt is not None and not fmt.plain
+    if shaped and output.suffix != ".npy":
+        raise LinguaLiteError(
+            f"{output}: --dimensions and --precision write a .npy; --engine ray's Parquet folders hold the "
+            "float32 vectors (name an OUTPUT.npy)"
+        )
     ray, workers = init_ray(workers)
     _progress_bars(ray, progress)
     with _ordered(ray) if output.suffix == ".npy" else contextlib.nullcontext():
@@ -240,7 +255,9 @@ def encode_ray(
             raise LinguaLiteError(f"{input}: is empty; nothing to encode")
         out = _embedded(ds, spec, workers, normalize, batch_size, chunk)
         if output.suffix == ".npy":
-            dimension = write_npy(output, [input], total, in_order(_blocks(out)), progress=False)
+            # the actors normalised the full vectors; a truncated prefix is renormalised by write_npy
+            blocks = in_order(_blocks(out))
+            dimension = write_npy(output, [input], total, blocks, normalize and shaped, False, fmt=fmt)
         else:
             dimension = _write_parquet(out, output)
     return EncodedFile(total, dimension, [])

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from lingualite.errors import LinguaLiteError
+from lingualite.matryoshka import check_dimensions
 from lingualite.search.encoder_check import dense, probe_vectors
 from lingualite.search.floats import FLOATS_NAME, FloatFile
 from lingualite.search.readers import Doc, ReadStats, iter_documents
@@ -97,15 +98,16 @@ def ingest(
     first_row: int,
     skip_bad: bool = False,
     progress: bool = False,
+    dimensions: int | None = None,
 ) -> Ingested:
     """Encode every document of ``source`` into rows ``first_row...`` of ``floats`` and ``store`` (inside the
-    caller's transaction); ids must be new."""
+    caller's transaction; truncated to ``dimensions``); ids must be new."""
     stats, seen, row, t0 = ReadStats(), {}, first_row, time.perf_counter()
     for chunk in iter_documents(source, CHUNK, skip_bad, stats):
         docs = _unique(store, chunk, seen, stats, skip_bad)
         if not docs:
             continue
-        vectors = dense(encoder, [d.text for d in docs])
+        vectors = dense(encoder, [d.text for d in docs], dimensions=dimensions)
         finite = np.isfinite(vectors).all(axis=1)
         if not finite.all():
             raise LinguaLiteError(
@@ -148,14 +150,20 @@ def write_new_index(
     rescore: int | None = None,
     skip_bad: bool = False,
     progress: bool = False,
+    dimensions: int | None = None,
 ) -> dict[str, Any]:
-    """Build a complete index in the (empty, staging) ``folder``; returns its info."""
-    dimension = int(dense(encoder, ["dimension probe"]).shape[1])
+    """Build a complete index in the (empty, staging) ``folder``; returns its info. ``dimensions``: keep the
+    first components of every vector (checked by :func:`lingualite.matryoshka.check_dimensions`: the
+    info's ``warnings`` say when the model was not trained for that size)."""
+    model_dimension = int(dense(encoder, ["dimension probe"]).shape[1])
+    warning = check_dimensions(encoder, dimensions, model_dimension)
+    dimensions = None if dimensions == model_dimension else dimensions
+    dimension = dimensions or model_dimension
     store = DocumentStore(folder / DB_NAME, create=True)
     try:
         floats = FloatFile.create(folder / FLOATS_NAME, dimension)
         with store.transaction():
-            done = ingest(store, floats, encoder, source, 0, skip_bad, progress)
+            done = ingest(store, floats, encoder, source, 0, skip_bad, progress, dimensions)
             if done.added == 0 and not (isinstance(source, list) and not source):
                 raise LinguaLiteError(nothing_to_index(source, done.stats))
             concrete = choose_kind(kind, done.added)
@@ -171,6 +179,8 @@ def write_new_index(
                 "model_spec": spec,
                 "encoder_name": getattr(encoder, "name", type(encoder).__name__),
                 "dimension": dimension,
+                "model_dimension": model_dimension,
+                "truncate_dim": dimensions,
                 "normalized": True,
                 "metric": "cosine",
                 "quantization": quantization,
@@ -185,11 +195,12 @@ def write_new_index(
                 "generation": 1,
                 "faiss_file": faiss_name(1),
                 "created": datetime.now(UTC).isoformat(timespec="seconds"),
-                "probes": probe_vectors(encoder),
+                "probes": probe_vectors(encoder, dimensions),
                 "skipped_at_build": done.stats.skipped,
             }
             store.write_info(info)
     finally:
         store.close()
     info["first_skipped"] = done.stats.first_skipped
+    info["warnings"] = [warning] if warning else []
     return info

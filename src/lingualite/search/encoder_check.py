@@ -1,7 +1,8 @@
 """Which model an index was built with, and the check that refuses any other.
 
 An index records the model *spec* (a baseline name, an absolute model folder, or ``RUNTIME:/abs/folder``), the
-encoder's name and dimension, and the vectors of three fixed probe sentences. An encoder is accepted when its
+encoder's name and dimension (``model_dimension``; ``truncate_dim`` when built with ``--dimensions``), and the
+vectors of three fixed probe sentences. An encoder is accepted when its
 spec (or, for an encoder object without one, its name) and dimension match and its probe vectors have cosine
 >= 0.99 with the recorded ones: so a model folder retrained in place under the same path is refused too.
 """
@@ -14,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from lingualite.errors import LinguaLiteError
+from lingualite.matryoshka import truncate
 
 __all__ = ["PROBES", "check_encoder", "dense", "normalize_spec", "probe_vectors", "spec_of"]
 
@@ -45,8 +47,9 @@ def spec_of(encoder: Any) -> str | None:
     return normalize_spec(spec) if isinstance(spec, str | Path) else None
 
 
-def dense(encoder: Any, texts: list[str], queries: bool = False) -> np.ndarray:
-    """L2-normalised float32 vectors of ``texts`` (``encode_queries`` for queries when the encoder has it)."""
+def dense(encoder: Any, texts: list[str], queries: bool = False, dimensions: int | None = None) -> np.ndarray:
+    """L2-normalised float32 vectors of ``texts`` (``encode_queries`` for queries when the encoder has it);
+    with ``dimensions``, their first components, renormalised (:func:`lingualite.matryoshka.truncate`)."""
     from scipy import sparse
 
     from lingualite.encoders.base import require_standalone
@@ -60,12 +63,14 @@ def dense(encoder: Any, texts: list[str], queries: bool = False) -> np.ndarray:
             "use a dense model"
         )
     vectors = np.array(vectors, dtype=np.float32, copy=True).reshape(len(texts), -1)
+    if dimensions is not None:
+        return truncate(vectors, dimensions, normalize=True)
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     return vectors
 
 
-def probe_vectors(encoder: Any) -> list[list[float]]:
-    return [[round(float(x), 6) for x in row] for row in dense(encoder, list(PROBES))]
+def probe_vectors(encoder: Any, dimensions: int | None = None) -> list[list[float]]:
+    return [[round(float(x), 6) for x in row] for row in dense(encoder, list(PROBES), dimensions=dimensions)]
 
 
 def check_encoder(encoder: Any, info: dict[str, Any], index: Path) -> None:
@@ -82,14 +87,15 @@ def check_encoder(encoder: Any, info: dict[str, Any], index: Path) -> None:
             "use that model or build a new index"
         )
     dimension = int(getattr(encoder, "dimension", 0) or 0)
-    if dimension and dimension != int(info["dimension"]):
+    model_dimension = int(info.get("model_dimension") or info["dimension"])  # before any --dimensions
+    if dimension and dimension != model_dimension:
         raise LinguaLiteError(
-            f"{index}: was built with model {built} ({info['dimension']}-d vectors), not {spec or name} "
+            f"{index}: was built with model {built} ({model_dimension}-d vectors), not {spec or name} "
             f"({dimension}-d)"
         )
     recorded = np.asarray(info.get("probes") or [], dtype=np.float32)
     if recorded.size:
-        got = dense(encoder, list(PROBES))
+        got = dense(encoder, list(PROBES), dimensions=info.get("truncate_dim"))
         if got.shape != recorded.shape or float(np.min(np.sum(got * recorded, axis=1))) < PROBE_MIN_COSINE:
             raise LinguaLiteError(
                 f"{index}: model {spec or built} gives other vectors than when the index was built (the model "

@@ -38,6 +38,7 @@ import numpy as np
 
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_dir, atomic_file, clean_leftovers, fsync_dir, run_lock
+from lingualite.matryoshka import truncate
 from lingualite.search.build import FORMAT_VERSION, check_output, faiss_name, ingest, write_new_index
 from lingualite.search.encoder_check import check_encoder, dense, normalize_spec, spec_of
 from lingualite.search.floats import FLOATS_NAME, FloatFile
@@ -102,6 +103,7 @@ class SearchIndex:
         self._lock = threading.RLock()
         self._store, self._identity = _open_store(self.path)
         self._encoder: Any = None
+        self.warnings: list[str] = []  # what a build had to say (a size the model was not trained for)
         try:
             self._load()
             if encoder is not None:
@@ -126,6 +128,7 @@ class SearchIndex:
         rescore: int | None = None,
         skip_bad: bool = False,
         overwrite: bool = False,
+        dimensions: int | None = None,
     ) -> SearchIndex:
         """Encode ``inputs`` (a .txt/.tsv/.jsonl file or a list of ``{"id", "text", ...}`` dicts) with
         ``model`` (or the already loaded ``encoder`` that ``model`` names) into a new index folder ``output``.
@@ -135,6 +138,10 @@ class SearchIndex:
         :param rescore: candidates per wanted hit for quantized indexes (default 4 int8; binary max(10, 5120 / bits)).
         :param skip_bad: skip and count bad input lines instead of stopping at the first.
         :param overwrite: replace ``output`` when it is an existing index (any other folder is refused).
+        :param dimensions: index the first ``dimensions`` components of every vector, renormalised (a
+            Matryoshka model's trained size); recorded as ``truncate_dim``, and queries are truncated the same
+            way. Above the model's dimension: an error; a size it was not trained for: a warning in the
+            returned index's ``warnings`` (``lingualite index build`` prints it).
         """
         from lingualite.search.vectors import KINDS, QUANTIZATIONS
 
@@ -153,8 +160,12 @@ class SearchIndex:
         elif spec_of(encoder) not in (None, spec):
             raise LinguaLiteError(f"the encoder given is {spec_of(encoder)}, not the model named ({spec})")
         with atomic_dir(output) as stage:
-            write_new_index(stage, encoder, spec, inputs, quantization, kind, rescore, skip_bad, progress)
-        return cls(output, encoder)
+            info = write_new_index(
+                stage, encoder, spec, inputs, quantization, kind, rescore, skip_bad, progress, dimensions
+            )
+        index = cls(output, encoder)
+        index.warnings = info["warnings"]
+        return index
 
     @classmethod
     def open(cls, path: Path, encoder: Any = None) -> SearchIndex:
@@ -217,6 +228,12 @@ class SearchIndex:
         return str(self.info["model_spec"])
 
     @property
+    def truncate_dim(self) -> int | None:
+        """The size the vectors were truncated to at build (``--dimensions``), or None."""
+        value = self.info.get("truncate_dim")
+        return None if value is None else int(value)
+
+    @property
     def encoder(self) -> Any:
         """The index's encoder, loaded (and checked) on first use."""
         with self._lock:
@@ -249,13 +266,18 @@ class SearchIndex:
             raise LinguaLiteError("queries must be a list of strings (got one string)")
         if not queries:
             return []
-        return self.search_vectors(dense(self.encoder, list(queries), queries=True), k)
+        vectors = dense(self.encoder, list(queries), queries=True, dimensions=self.truncate_dim)
+        return self.search_vectors(vectors, k)
 
     def search_vectors(self, vectors: np.ndarray, k: int = 10) -> list[list[Hit]]:
-        """The ``k`` best documents for each row of ``vectors`` (query vectors of the index's model)."""
+        """The ``k`` best documents for each row of ``vectors`` (query vectors of the index's model: of its
+        full dimension, truncated here as the documents were, or already of the index's)."""
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim == 1:
             vectors = vectors[None, :]
+        model_dimension = int(self.info.get("model_dimension") or self.info["dimension"])
+        if self.truncate_dim is not None and vectors.ndim == 2 and vectors.shape[1] == model_dimension:
+            vectors = truncate(vectors, self.truncate_dim, normalize=True)
         if vectors.ndim != 2 or vectors.shape[1] != int(self.info["dimension"]):
             raise LinguaLiteError(
                 f"query vectors of shape {vectors.shape}; this index holds {self.info['dimension']}-d vectors"
@@ -331,7 +353,9 @@ class SearchIndex:
         encoder = self.encoder
         with self._writing():
             rows = int(self.info["vectors"])
-            done = ingest(self._store, self._floats, encoder, docs, rows, skip_bad, progress)
+            done = ingest(
+                self._store, self._floats, encoder, docs, rows, skip_bad, progress, self.truncate_dim
+            )
             view = self._floats.view(rows + done.added)
             self._vindex.train_if_needed(view, np.arange(rows, rows + done.added))
             for start in range(rows, rows + done.added, 65536):

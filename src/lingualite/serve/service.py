@@ -46,7 +46,8 @@ def check_index(index: Any, encoder: Encoder, model_spec: str | None) -> None:
             f"serve: the index was built with model {index.model_spec} but the server encodes with "
             f"{normalize_spec(model_spec)}; serve it with that --model (or build a new index)"
         )
-    dim = getattr(index, "info", {}).get("dimension")
+    info = getattr(index, "info", {})
+    dim = info.get("model_dimension") or info.get("dimension")  # the model's, before index --dimensions
     if dim is not None and int(dim) != encoder.dimension:
         raise LinguaLiteError(
             f"serve: the index holds {dim}-dimensional vectors but the encoder gives {encoder.dimension}"
