@@ -204,7 +204,9 @@ def _swap_in(staging: Path, path: Path, may_replace: Callable[[Path], None] | No
         fsync_dir(path.parent)
         return
     if path.is_symlink() or not path.is_dir():
-        raise LinguaLiteError(f"{path}: is a file; lingualite writes a folder here and never replaces a file")
+        raise LinguaLiteError(
+            f"{path}: is a file or a symbolic link; lingualite writes a folder here and never replaces either"
+        )
     check = may_replace or (lambda _folder: None)
     check(path)
     with run_lock(path, "writer", create=False):
