@@ -116,13 +116,17 @@ def test_training_into_an_export_folder_is_refused(synthetic_corpus: Path, tmp_p
 
 
 def test_a_finished_run_is_started_over_only_with_overwrite(synthetic_corpus: Path, tmp_path: Path) -> None:
+    from lingualite.ownership import write_marker
+
     run, cfg = tmp_path / "run", tiny_config(synthetic_corpus, max_steps=2, save_every=2)
-    train(cfg, run, progress=False, validate=False)
+    (run / "checkpoints" / "step-0000004").mkdir(parents=True)  # an earlier run of this recipe
+    (run / "checkpoints" / "step-0000004" / "trainer_state.json").write_text('{"step": 4}')
+    (run / "metrics.jsonl").write_text('{"step": 4}\n')
+    write_marker(run, "train")
     with pytest.raises(LinguaLiteError, match="pass --resume to continue it, --overwrite to start it over"):
         train(cfg, run, progress=False, validate=False)
-    (run / "checkpoints" / "step-0000002" / "stale").write_text("x")
     train(cfg, run, progress=False, validate=False, overwrite=True)
-    assert not (run / "checkpoints" / "step-0000002" / "stale").exists()
+    assert [p.name for p in (run / "checkpoints").iterdir()] == ["step-0000002"]
     assert [json.loads(line)["step"] for line in (run / "metrics.jsonl").read_text().splitlines()] == [2]
     with pytest.raises(LinguaLiteError, match="choose one"):
         train(tiny_config(synthetic_corpus), run, progress=False, overwrite=True, resume=True)
