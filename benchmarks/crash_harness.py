@@ -10,8 +10,11 @@ Checked after every trial:
 - no leftover (staging folders, temp files, an export journal) remains, ``metrics.jsonl`` parses line by
   line with unique, increasing steps, and every JSON file parses.
 
-Scenarios: ``train`` (paper 000's dual encoder), ``distill`` (paper 002's student, teacher cache and all), and
-``export`` (kill while a finished run re-exports its model: ``--resume`` on a finished run exports again).
+Scenarios: ``train`` (paper 000's dual encoder), ``distill`` (paper 002's student, teacher cache and all),
+``export`` (kill while a finished run re-exports its model: ``--resume`` on a finished run exports again), and
+the writers that replace a folder, ``onnx-export`` (``lingualite export --overwrite``) and ``index``
+(``lingualite index build --overwrite``): after each kill the output must be the old or the new version
+complete, with the user's files beside it untouched (:mod:`crash_replace`).
 Both recipes are given a saved vocabulary (see the note in ``_setup``). Everything runs on generated data in a temp folder with ``OMP_NUM_THREADS=1`` (so runs are deterministic)::
 
     python benchmarks/crash_harness.py --trials 20 --out benchmarks/results/crash_harness.json
@@ -32,6 +35,9 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from crash_replace import SCENARIOS as REPLACING
+from crash_replace import run_trials
 
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
 CLI = [sys.executable, "-m", "lingualite.cli.main"]
@@ -209,7 +215,9 @@ def main() -> None:
         "--trials", type=int, default=20, help="trials per scenario (each with its own kills)"
     )
     parser.add_argument("--kills-per-trial", type=int, default=2, help="kills before the run may finish")
-    parser.add_argument("--scenarios", nargs="+", default=["train", "distill", "export"])
+    parser.add_argument(
+        "--scenarios", nargs="+", default=["train", "distill", "export", "onnx-export", "index"]
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/crash_harness.json"))
     args = parser.parse_args()
@@ -223,7 +231,10 @@ def main() -> None:
         configs = _setup(work)
         configs["export"] = configs["train"]
         for scenario in args.scenarios:
-            res = run_scenario(scenario, configs[scenario], work, args.trials, args.kills_per_trial, rng)
+            if scenario in REPLACING:  # one kill per trial, then a rerun: old or new, never a mix
+                res = run_trials(REPLACING[scenario](work), work, args.trials, rng)
+            else:
+                res = run_scenario(scenario, configs[scenario], work, args.trials, args.kills_per_trial, rng)
             results["scenarios"][scenario] = res
             results["commands"][scenario] = " ".join(["python", *sys.argv])
             print(

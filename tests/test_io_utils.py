@@ -149,7 +149,7 @@ def test_a_run_never_takes_over_a_folder_it_did_not_create(tmp_path: Path) -> No
     folder.mkdir()
     (folder / "holiday.jpg").write_bytes(b"jpeg")
     with (
-        pytest.raises(LinguaLiteError, match="not created by a lingualite train run"),
+        pytest.raises(LinguaLiteError, match="was not created by lingualite"),
         open_run(folder, "train"),
     ):
         pass
@@ -157,7 +157,7 @@ def test_a_run_never_takes_over_a_folder_it_did_not_create(tmp_path: Path) -> No
     with open_run(tmp_path / "fresh", "distill"):
         pass
     with (
-        pytest.raises(LinguaLiteError, match="holds a lingualite distill run"),
+        pytest.raises(LinguaLiteError, match="holds a lingualite distillation run, not a training run"),
         open_run(tmp_path / "fresh", "train"),
     ):
         pass

@@ -22,3 +22,10 @@ class BadInputError(LinguaLiteError):
 
 class ConfigError(LinguaLiteError):
     """An invalid configuration value; the message names the key and what is allowed."""
+
+
+class ModelFolderError(LinguaLiteError):
+    """A model folder that cannot be loaded as it is; the message names the folder and the problem."""
+
+    def __init__(self, folder: str | Path, problem: str) -> None:
+        super().__init__(f"{folder}: {problem}")

@@ -20,7 +20,7 @@ import os
 import re
 import shutil
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ __all__ = [
     "file_sha256",
     "fsync_dir",
     "fsync_tree",
+    "rename_new",
     "run_lock",
     "write_json",
     "write_text",
@@ -138,6 +139,7 @@ def atomic_file(path: str | Path, inputs: Iterable[str | Path] = ()) -> Iterator
                 tmp.unlink()
 
 
+_RENAME_NOREPLACE = 1
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
@@ -157,28 +159,80 @@ def _renameat2() -> Any:
 _RENAMEAT2 = _renameat2()
 
 
-def exchange_paths(a: Path, b: Path) -> bool:
-    """Swap two existing paths in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``).
-
-    Returns False where the system cannot (then the caller falls back to two renames)."""
+def _rename2(a: Path, b: Path, flag: int) -> bool | None:
+    """``renameat2(a, b, flag)``: True done, False refused because ``b`` exists (RENAME_NOREPLACE), None
+    where the system cannot."""
     if _RENAMEAT2 is None:  # pragma: no cover
-        return False
-    rc = _RENAMEAT2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+        return None
+    rc = _RENAMEAT2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), flag)
     if rc == 0:
         return True
     err = ctypes.get_errno()
     if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):  # pragma: no cover - file system without it
+        return None
+    if err == errno.EEXIST and flag == _RENAME_NOREPLACE:
         return False
     raise OSError(err, os.strerror(err), str(b))
 
 
+def exchange_paths(a: Path, b: Path) -> bool:
+    """Swap two existing paths in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``).
+
+    Returns False where the system cannot (then the caller falls back to two renames)."""
+    return bool(_rename2(a, b, _RENAME_EXCHANGE))
+
+
+def rename_new(a: Path, b: Path) -> bool:
+    """Rename ``a`` to ``b`` only if nothing is at ``b`` (``RENAME_NOREPLACE``, one atomic step); returns
+    False when something is there (an empty folder included, which a plain rename would replace)."""
+    done = _rename2(a, b, _RENAME_NOREPLACE)
+    if done is not None:
+        return done
+    if b.exists() or b.is_symlink():  # pragma: no cover - without renameat2: a narrow race remains
+        return False
+    os.rename(a, b)  # pragma: no cover
+    return True  # pragma: no cover
+
+
+def _swap_in(staging: Path, path: Path, may_replace: Callable[[Path], None] | None) -> None:
+    """Put the complete ``staging`` folder at ``path``. Nothing there: one NOREPLACE rename, so a folder
+    created at ``path`` meanwhile is never replaced unchecked. Something there: ``may_replace`` checks it
+    (raises to refuse), the two are exchanged under the folder's write lock (when it has one) and what was
+    swapped out is checked again, exchanged back if it no longer passes (a folder changed between the check
+    and the exchange). Afterwards ``staging`` holds the old folder (the caller removes it)."""
+    if rename_new(staging, path):
+        fsync_dir(path.parent)
+        return
+    if path.is_symlink() or not path.is_dir():
+        raise LinguaLiteError(
+            f"{path}: is a file or a symbolic link; lingualite writes a folder here and never replaces either"
+        )
+    check = may_replace or (lambda _folder: None)
+    check(path)
+    with run_lock(path, "writer", create=False):
+        if exchange_paths(staging, path):
+            try:
+                check(staging)
+            except BaseException:
+                exchange_paths(staging, path)
+                raise
+        else:  # pragma: no cover - two renames; a crash between them leaves the old folder at .old-
+            old = _stage_name(path, "old")
+            os.replace(path, old)
+            os.replace(staging, path)
+            os.replace(old, staging)
+    fsync_dir(path.parent)
+
+
 @contextlib.contextmanager
-def atomic_dir(path: str | Path) -> Iterator[Path]:
+def atomic_dir(path: str | Path, may_replace: Callable[[Path], None] | None = None) -> Iterator[Path]:
     """Yield an empty staging folder beside ``path``; on success it replaces ``path`` in one step.
 
     An existing folder at ``path`` is swapped out atomically (``RENAME_EXCHANGE``) and then removed, so a
-    reader sees the old complete folder or the new one. Only call this for folders the caller owns (a
-    checkpoint, an export, a cache inside a run folder); an existing *file* at ``path`` is refused.
+    reader sees the old complete folder or the new one. ``may_replace(folder)`` decides whether an existing
+    folder may be replaced (it raises to refuse); it is asked when the staging is swapped in, and again about
+    what was swapped out (see :func:`_swap_in`). Without it the caller owns whatever is at ``path`` (a
+    checkpoint, a cache inside a run folder): any folder is replaced; an existing *file* never is.
     """
     path = Path(path)
     if path.exists() and not path.is_dir():
@@ -189,19 +243,10 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     try:
         yield staging
         fsync_tree(staging)
-        if path.is_dir() and not path.is_symlink():
-            if exchange_paths(staging, path):
-                fsync_dir(path.parent)
-            else:  # pragma: no cover - two renames; a crash between them leaves the old folder at .old-
-                old = _stage_name(path, "old")
-                os.replace(path, old)
-                os.replace(staging, path)
-                shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(staging, path)
-            fsync_dir(path.parent)
+        _swap_in(staging, path, may_replace)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)  # after a swap it holds the old folder
+        if staging.is_dir() and not staging.is_symlink():
+            shutil.rmtree(staging, ignore_errors=True)  # after a swap it holds the old folder
 
 
 def atomic_path(
@@ -228,18 +273,29 @@ def is_staging_name(name: str) -> bool:
     return _LEFTOVER.match(name) is not None
 
 
-def clean_leftovers(folder: str | Path, recursive_into: Iterable[str] = ()) -> list[Path]:
+def clean_leftovers(
+    folder: str | Path, recursive_into: Iterable[str] = (), target: str | None = None, walk: bool = False
+) -> list[Path]:
     """Remove staging entries of writers that are gone from ``folder`` (and its sub-folders named in
-    ``recursive_into``, e.g. ``checkpoints``); returns what was removed. Entries of live pids are kept."""
+    ``recursive_into``, e.g. ``checkpoints``, or all of them with ``walk``, for a folder the caller owns);
+    returns what was removed. Entries of live pids are kept. ``target``: only the leftovers of that one
+    entry of ``folder`` (``.NAME.staging-...``; a writer of ``parent/NAME`` tidies its own, not its
+    neighbours')."""
     folder = Path(folder)
     removed: list[Path] = []
-    for place in [folder, *(folder / name for name in recursive_into)]:
-        if not place.is_dir():
+    places = [folder, *(folder / name for name in recursive_into)]
+    while places:
+        place = places.pop()
+        if not place.is_dir() or place.is_symlink():
             continue
         for item in place.iterdir():
+            if target is not None and not item.name.startswith(f".{target}."):
+                continue
             m = _LEFTOVER.match(item.name)
             dead = (m is not None and not _pid_alive(int(m.group(1)))) or _LEGACY_LEFTOVER.match(item.name)
             if not dead:
+                if walk and m is None and item.is_dir() and not item.is_symlink():
+                    places.append(item)
                 continue
             if item.is_dir() and not item.is_symlink():
                 shutil.rmtree(item, ignore_errors=True)
@@ -254,15 +310,19 @@ LOCK_NAME = ".lingualite.lock"
 
 
 @contextlib.contextmanager
-def run_lock(folder: str | Path, what: str = "run") -> Iterator[Path]:
+def run_lock(folder: str | Path, what: str = "run", create: bool = True) -> Iterator[Path | None]:
     """Hold an exclusive ``flock`` on ``folder/.lingualite.lock`` for the duration of a run.
 
     A second run into the same folder fails at once with an error naming the holder's pid. The lock is the
     kernel's, so it is released when the process dies (``kill -9`` included): no stale lock to remove.
+    ``create=False``: only a folder that already has a lock file is locked (yields None otherwise).
     """
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     lock_path = folder / LOCK_NAME
+    if not create and not lock_path.is_file():
+        yield None
+        return
+    folder.mkdir(parents=True, exist_ok=True)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666 & ~_umask())
     try:
         try:

@@ -21,13 +21,14 @@ the renamed keys of :data:`lingualite.config.loading.RENAMED_KEYS`, so they stil
 :func:`open_run` is what every writer of a run folder goes through:
 
 1. **Ownership** — the folder is created by the run, or was created by an earlier lingualite run of the same
-   kind (marker ``.lingualite-run``; folders written before the marker existed are recognised by their
-   files). A non-empty folder of anything else is refused: a command never takes over a folder it did not
-   create.
+   kind (:mod:`lingualite.ownership`: its marker, or for folders of earlier versions a lingualite-only
+   layout, never a file name alone). A non-empty folder of anything else is refused: a command never takes
+   over a folder it did not create. ``--overwrite`` empties a folder of the same kind first.
 2. **Lock** — an exclusive ``flock`` for the whole run (:func:`lingualite.io_utils.run_lock`); a second run
    into the same folder fails at once naming the first one's pid.
 3. **Recovery** — an export that a crash interrupted after its files were complete is finished
-   (:func:`lingualite.models.export.recover_export`), then staging leftovers of dead writers are removed.
+   (:func:`lingualite.models.export.recover_export`), then staging leftovers of dead writers are removed
+   (anywhere in the folder).
 """
 
 from __future__ import annotations
@@ -35,63 +36,32 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import LOCK_NAME, clean_leftovers, is_staging_name, run_lock, write_json, write_text
+from lingualite.io_utils import LOCK_NAME, clean_leftovers, run_lock, write_json, write_text
+from lingualite.ownership import MARKER, check_separate, claim_folder, ownership_problem
 
 __all__ = ["MARKER", "RunFolder", "changed_config_keys", "open_run"]
 
-MARKER = ".lingualite-run"
-# Files by which folders written before the marker existed are recognised, per kind of run.
-_LEGACY_FILES = {
-    "train": ("config.yaml", "training_config.yaml", "checkpoints", "metrics.jsonl"),
-    "distill": ("config.yaml", "distill_config.yaml", "distill_summary.json", "checkpoints", "teacher-cache"),
-    "monolingual": ("config.yaml", "training_config.yaml", "stages.jsonl", "checkpoints"),
-    "report": ("results.json", "parts", "embeddings"),
-}
-# What any run leaves that is not a claim on the folder (a lock file or marker from an earlier attempt).
-_NEUTRAL = {LOCK_NAME, MARKER, ".export.lock"}
-
-
-def _check_owned(folder: Path, kind: str) -> None:
-    if not folder.exists():
-        return
-    if not folder.is_dir():
-        raise LinguaLiteError(f"{folder}: is a file; a {kind} run writes a folder here")
-    marker = folder / MARKER
-    if marker.is_file():
-        try:
-            owner = json.loads(marker.read_text(encoding="utf-8")).get("kind")
-        except (OSError, ValueError, AttributeError):
-            owner = None
-        if owner not in (kind, None):
-            raise LinguaLiteError(
-                f"{folder}: holds a lingualite {owner} run; a {kind} run needs its own folder"
-            )
-        return
-    # a staging file of a run writing its marker right now is no claim either (two runs started together)
-    names = {p.name for p in folder.iterdir() if not is_staging_name(p.name)} - _NEUTRAL
-    if not names:
-        return
-    if any(name in names for name in _LEGACY_FILES.get(kind, ())):
-        return  # written by an earlier lingualite version
-    shown = ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
-    raise LinguaLiteError(
-        f"{folder}: exists and was not created by a lingualite {kind} run (it holds {shown}); "
-        "lingualite never takes over a folder it did not create: choose a new or empty output folder"
-    )
-
 
 @contextlib.contextmanager
-def open_run(folder: str | Path, kind: str, lock: bool = True) -> Iterator[RunFolder]:
+def open_run(
+    folder: str | Path,
+    kind: str,
+    lock: bool = True,
+    overwrite: bool = False,
+    inputs: Iterable[str | Path] = (),
+) -> Iterator[RunFolder]:
     """Claim, lock and tidy run folder ``folder`` for a run of ``kind`` (``train``, ``distill``,
-    ``monolingual``, ``report``); see the module docstring. ``lock=False`` is for the non-main ranks of a
-    distributed run, whose main rank holds the lock."""
+    ``monolingual``, ``report``, ``reproduce``, ``mine``); see the module docstring. ``overwrite`` empties a
+    folder of the same kind first (``--overwrite``); ``inputs``: what the run reads, which the folder may
+    neither be, contain nor lie inside. ``lock=False`` is for the non-main ranks of a distributed run, whose
+    main rank holds the lock."""
     from lingualite.models.export import recover_export
 
     folder = Path(folder)
@@ -99,14 +69,20 @@ def open_run(folder: str | Path, kind: str, lock: bool = True) -> Iterator[RunFo
         folder.mkdir(parents=True, exist_ok=True)
         yield RunFolder(folder)
         return
-    _check_owned(folder, kind)
-    with run_lock(folder, what=f"{kind} run"):
-        if not (folder / MARKER).exists():
-            write_json(folder / MARKER, {"kind": kind})
+    check_separate(folder, inputs)
+    problem = ownership_problem(folder, kind)  # before the lock file is created in a folder not ours
+    if problem is not None:
+        raise LinguaLiteError(f"{folder}: {problem}")
+    lock_existed = (folder / LOCK_NAME).exists()
+    with run_lock(folder, what=f"{kind} run") as lock_path:
+        try:
+            claim_folder(folder, kind, overwrite, inputs)  # again under the lock: it may have changed since
+        except LinguaLiteError:
+            if not lock_existed and lock_path is not None:
+                lock_path.unlink(missing_ok=True)
+            raise
         recover_export(folder)
-        checkpoints = folder / "checkpoints"
-        stages = [p.name for p in checkpoints.iterdir() if p.is_dir()] if checkpoints.is_dir() else []
-        clean_leftovers(folder, recursive_into=("checkpoints", *(f"checkpoints/{s}" for s in stages)))
+        clean_leftovers(folder, walk=True)
         yield RunFolder(folder)
 
 

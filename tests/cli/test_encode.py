@@ -54,6 +54,22 @@ def test_the_output_is_never_the_input(model: Path, tmp_path: Path) -> None:
     assert src.read_bytes() == b"the cat\n"
 
 
+def test_the_output_is_never_a_file_of_the_model(model: Path, tmp_path: Path) -> None:
+    weights = (model / "model.safetensors").read_bytes()
+    res = _encode(model, _text(tmp_path, b"the cat\n"), model / "model.safetensors")
+    assert res.exit_code == 2 and "is inside the input" in res.output
+    assert (model / "model.safetensors").read_bytes() == weights
+
+
+def test_a_killed_encodes_temp_file_is_removed_by_the_next(model: Path, tmp_path: Path) -> None:
+    dead = tmp_path / f".v.npy.tmp-{2**22 + 9}-0123abcd"  # the temp file of an encode killed mid-write
+    dead.write_bytes(b"\x93NUMPY half")
+    other = tmp_path / f".w.npy.tmp-{2**22 + 9}-0123abcd"  # another output's: not this run's to remove
+    other.write_bytes(b"x")
+    assert _encode(model, _text(tmp_path, b"the cat\n"), tmp_path / "v.npy").exit_code == 0
+    assert not dead.exists() and other.exists()
+
+
 def test_bom_crlf_and_cr_only_lines(model: Path, tmp_path: Path) -> None:
     src = _text(tmp_path, b"\xef\xbb\xbfthe cat\r\nle chat\ra dog\n")
     plain = tmp_path / "plain.txt"

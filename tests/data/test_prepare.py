@@ -12,7 +12,7 @@ import pytest
 from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.split import SplitConfig
-from lingualite.errors import BadInputError
+from lingualite.errors import BadInputError, LinguaLiteError
 
 NO_LID = CleaningConfig(lang_id=False)
 
@@ -111,6 +111,17 @@ def test_failure_leaves_no_partial_output(tmp_path: Path) -> None:
     with pytest.raises(BadInputError):
         prepare_corpus([tsv, bad], "en", "fr", out, NO_LID, progress=False)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_an_input_named_like_an_output_is_refused_not_replaced(tmp_path: Path) -> None:
+    tsv, _ = _corpus(tmp_path)
+    out = tmp_path / "prepared"
+    out.mkdir()
+    raw = out / "train.tsv"  # the user's raw file, in the folder the prepared files go to
+    raw.write_bytes(tsv.read_bytes())
+    with pytest.raises(LinguaLiteError, match="also an input"):
+        prepare_corpus([raw], "en", "fr", out, NO_LID, progress=False)
+    assert raw.read_bytes() == tsv.read_bytes() and [p.name for p in out.iterdir()] == ["train.tsv"]
 
 
 def test_skip_bad_counts_in_stats(tmp_path: Path) -> None:

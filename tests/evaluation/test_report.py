@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lingualite.errors import LinguaLiteError
 from lingualite.evaluation.report import CachedEncoder, ReportSettings, run_report
 
 
@@ -98,3 +99,21 @@ def test_embed_encodes_repeated_texts_once() -> None:
     (vectors,) = embed(inner, ["a", "bb", "a", "a"])
     assert seen == [["a", "bb"]]
     np.testing.assert_array_equal(vectors[:, 0], [1, 2, 1, 1])
+
+
+def test_report_never_writes_a_folder_it_did_not_create_or_one_holding_a_model(
+    eval_tree: tuple[Path, Path], tmp_path: Path
+) -> None:
+    ev, prep = eval_tree
+    settings = ReportSettings(eval_dir=ev, prepared_dir=prep, langs=("fr",), tasks=("xsr",))
+    mine = tmp_path / "results"  # a user's folder that happens to hold results.json
+    mine.mkdir()
+    (mine / "results.json").write_text('{"mine": true}')
+    with pytest.raises(LinguaLiteError, match="was not created by lingualite"):
+        run_report(["tfidf"], mine, settings)
+    assert [p.name for p in mine.iterdir()] == ["results.json"]
+    model = tmp_path / "runs" / "model"
+    model.mkdir(parents=True)
+    (model / "modules.json").write_text("[]")
+    with pytest.raises(LinguaLiteError, match="is inside the input"):
+        run_report([str(model)], model / "report", settings)

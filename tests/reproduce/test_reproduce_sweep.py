@@ -208,7 +208,7 @@ def test_the_output_folder_is_locked_and_holds_one_table(
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("mine")
-    with pytest.raises(LinguaLiteError, match="was not created by a lingualite reproduce run"):
+    with pytest.raises(LinguaLiteError, match="was not created by lingualite"):
         _sweep(tiny_table, mine, TrainSpy(), monkeypatch)
 
 

@@ -92,7 +92,7 @@ def test_a_missing_folder_fails_in_one_line(tmp_path: Path) -> None:
 
 
 def test_caches_key_bf16_apart_from_fp32(student: Path) -> None:
-    from lingualite.evaluation.report import _model_key
+    from lingualite.encoders.spec import model_content_key as _model_key
 
     plain = _model_key(str(student))
     assert _model_key(f"bf16:{student}") == f"bf16:{plain}" != plain

@@ -175,7 +175,7 @@ def test_efficiency_measures_an_onnx_spec_in_a_fresh_process(models, tmp_path: P
 
 
 def test_report_keys_runtime_specs_by_content(models, tmp_path: Path) -> None:
-    from lingualite.evaluation.report import _model_key
+    from lingualite.encoders.spec import model_content_key as _model_key
 
     export_onnx(models["dual"], tmp_path / "out", quantize="int8")
     fp32, int8 = _model_key(f"onnx:{tmp_path / 'out'}"), _model_key(f"onnx-int8:{tmp_path / 'out'}")

@@ -53,8 +53,16 @@ def test_parquet_in_and_out(ray_local, static_model: Path, texts: list[str], tmp
     vectors = table.column("embedding").combine_chunks().flatten().to_numpy().reshape(53, 16)
     np.testing.assert_array_equal(vectors, l2_normalize(_plain(static_model, texts, tmp_path, chunk=10)))
 
-    with pytest.raises(LinguaLiteError, match="already exists"):  # a folder it did not create
+    with pytest.raises(LinguaLiteError, match="is already a Parquet vectors folder.*--overwrite"):
         encode_ray(f"static:{static_model}", src, out, 1, text_column="body", progress=False)
+    mine = tmp_path / "mine"  # a folder it did not create: never replaced, --overwrite or not
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    with pytest.raises(LinguaLiteError, match="was not created by lingualite"):
+        encode_ray(f"static:{static_model}", src, mine, 1, text_column="body", progress=False, overwrite=True)
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+    encode_ray(f"static:{static_model}", src, out, 1, text_column="body", progress=False, overwrite=True)
+    assert pq.read_table(out).num_rows == 53
     with pytest.raises(LinguaLiteError, match=r"no column 'text' \(columns: id, body\)"):
         encode_ray(f"static:{static_model}", src, tmp_path / "v.npy", 1, progress=False)
 

@@ -116,7 +116,7 @@ def test_output_folders_that_are_not_ours_are_refused(static_model: str, tmp_pat
     mine = tmp_path / "mine"
     (mine / "notes.txt").parent.mkdir()
     (mine / "notes.txt").write_text("keep me")
-    with pytest.raises(LinguaLiteError, match="is not a lingualite search index"):
+    with pytest.raises(LinguaLiteError, match="was not created by lingualite"):
         _build(static_model, docs(3), mine)
     assert (mine / "notes.txt").read_text() == "keep me"
     (tmp_path / "file").write_text("x")
@@ -130,7 +130,7 @@ def test_output_folders_that_are_not_ours_are_refused(static_model: str, tmp_pat
         assert len(idx) == 4
     src = tmp_path / "empty" / "in.txt"
     src.write_text("the cat\n")
-    with pytest.raises(LinguaLiteError, match="holds the input"):
+    with pytest.raises(LinguaLiteError, match="contains the input"):
         _build(static_model, src, tmp_path / "empty", overwrite=True)
 
 

@@ -24,6 +24,16 @@ ModeOpt = Annotated[
 KOpt = Annotated[int, typer.Option(min=1, help="Neighbourhood size of the ratio margin.")]
 
 
+OverwriteWorkOpt = Annotated[
+    bool,
+    typer.Option(
+        "--overwrite",
+        help="Empty the work folder first (it must be a mining work folder): needed when its files were "
+        "computed from another model or input, e.g. a model folder changed in place.",
+    ),
+]
+
+
 def mine(
     model: Annotated[str, typer.Option(help=MODEL_HELP)],
     src: Annotated[Path, typer.Option(help="Source sentences, one a line (UTF-8).")],
@@ -56,6 +66,7 @@ def mine(
     engine: Annotated[
         str, typer.Option(help="local, or ray (Ray Data; RAY_ADDRESS joins a cluster).")
     ] = "local",
+    overwrite: OverwriteWorkOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Mine translation pairs between two monolingual files by ratio margin (LASER's method).
@@ -94,7 +105,14 @@ def mine(
             rescore_model=rescore_model,
         )
         result = mine_files(
-            model, src, tgt, output, work_dir, settings, report=lambda s: typer.echo(s, err=True)
+            model,
+            src,
+            tgt,
+            output,
+            work_dir,
+            settings,
+            report=lambda s: typer.echo(s, err=True),
+            overwrite=overwrite,
         )
     except USER_ERRORS as exc:
         fail(exc)

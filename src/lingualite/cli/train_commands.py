@@ -31,6 +31,14 @@ ResumeOpt = Annotated[
         help="Continue from the newest checkpoint in OUTPUT (distillation: teacher vectors from its cache)."
     ),
 ]
+OverwriteOpt = Annotated[
+    bool,
+    typer.Option(
+        "--overwrite",
+        help="Start over in OUTPUT when it holds an earlier run of this recipe (emptied first); any other "
+        "non-empty folder is still refused.",
+    ),
+]
 MaxStepsOpt = Annotated[
     int | None,
     typer.Option(
@@ -78,6 +86,7 @@ def distill(
     smoke: SmokeOpt = False,
     data_dir: RecipeDataDirOpt = None,
     resume: ResumeOpt = False,
+    overwrite: OverwriteOpt = False,
     max_steps: MaxStepsOpt = None,
     stop_after: StopAfterOpt = None,
     threads: ThreadsOpt = None,
@@ -119,6 +128,7 @@ def distill(
         mode="distill",
         smoke=smoke,
         resume=resume,
+        overwrite=overwrite,
         max_steps=max_steps,
         stop_after=stop_after,
         threads=threads,
@@ -137,6 +147,7 @@ def train(
     smoke: SmokeOpt = False,
     data_dir: RecipeDataDirOpt = None,
     resume: ResumeOpt = False,
+    overwrite: OverwriteOpt = False,
     as_json: JsonOpt = False,
     max_steps: MaxStepsOpt = None,
     stop_after: StopAfterOpt = None,
@@ -177,6 +188,7 @@ def train(
         as_json,
         smoke=smoke,
         resume=resume,
+        overwrite=overwrite,
         max_steps=max_steps,
         stop_after=stop_after,
         step_scale=step_scale,

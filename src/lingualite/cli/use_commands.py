@@ -74,6 +74,10 @@ def encode(
     dimensions: DimensionsOpt = None,
     precision: PrecisionOpt = "float32",
     calibration: CalibrationOpt = None,
+    overwrite: Annotated[
+        bool,
+        typer.Option("--overwrite", help="--engine ray: replace OUTPUT if it is an earlier Parquet folder."),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Write one vector per input line (float32, or --precision; first --dimensions components).
@@ -94,9 +98,16 @@ def encode(
       lingualite encode --model runs/distill --input s.txt --output vectors/ --engine ray --workers 4
       lingualite encode --model runs/distill --input docs.parquet --text-column body --output v.npy --engine ray
     """
+    from lingualite.encoders.spec import spec_folder
+    from lingualite.io_utils import clean_leftovers
+    from lingualite.ownership import check_separate
+
     try:
         if engine not in ENGINES:
             raise LinguaLiteError(f"--engine: {engine!r} is not one of {', '.join(ENGINES)}")
+        check_separate(output, [input, *filter(None, [spec_folder(model)])])  # never in the model folder
+        if engine == "local" and output.parent.is_dir():
+            clean_leftovers(output.parent, target=output.name)  # the temp file of a killed earlier run
         fmt = _output_format(model, input, output, dimensions, precision, calibration)
         if output.is_dir() and (engine == "local" or output.suffix == ".npy"):
             raise LinguaLiteError(f"{output}: is a directory; --output names the .npy file to write")
@@ -105,15 +116,33 @@ def encode(
         if engine == "ray":
             from lingualite.runtime.ray_encode import encode_ray
 
-            result = encode_ray(model, input, output, workers, normalize, batch_size, text_column, fmt=fmt)
+            result = encode_ray(
+                model,
+                input,
+                output,
+                workers,
+                normalize,
+                batch_size,
+                text_column,
+                fmt=fmt,
+                overwrite=overwrite,
+            )
+            encoder = None  # in Ray's workers
         else:
             result, encoder = _encode_local(
                 model, input, output, batch_size, threads, normalize, workers or 1, fmt
             )
     except USER_ERRORS as exc:
         fail(exc)
+    _warn_unknown(result, encoder)
+    shown = {"output": str(output), "sentences": result.sentences, "dimension": result.dimension}
+    emit({**shown, **_format_report(fmt, output)}, "Encoded", as_json)
+
+
+def _warn_unknown(result: Any, encoder: Any) -> None:
+    """Say when much of the input is unknown to the model's vocabulary (such text gets [UNK] vectors)."""
     unknown = result.unknown
-    report = getattr(encoder, "unknown_report", None) if engine == "local" else None
+    report = getattr(encoder, "unknown_report", None)
     if unknown is None and callable(report):
         unknown = report(result.sample)
     if unknown is not None and (unknown[0] >= 0.05 or unknown[1]):
@@ -125,8 +154,6 @@ def encode(
             fg=typer.colors.YELLOW,
             err=True,
         )
-    shown = {"output": str(output), "sentences": result.sentences, "dimension": result.dimension}
-    emit({**shown, **_format_report(fmt, output)}, "Encoded", as_json)
 
 
 def _output_format(
@@ -193,6 +220,13 @@ def export_command(
         str | None,
         typer.Option(help="int8: also write a dynamically quantized graph (VNNI on CPUs that have it)."),
     ] = None,
+    overwrite: Annotated[
+        bool,
+        typer.Option(
+            "--overwrite",
+            help="Replace OUTPUT if it is an earlier `lingualite export` (never another folder).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Export a model to ONNX: the whole encoder (transformer, pooling, Dense, normalisation) in one graph.
@@ -200,7 +234,8 @@ def export_command(
     The graph takes input_ids and attention_mask (any batch size and length) and returns sentence vectors, so
     plain onnxruntime encodes without torch. OUTPUT keeps the safetensors files (sentence-transformers still
     loads it) and gets onnx/encoder.onnx (+ onnx/encoder_int8.onnx). Export fails unless onnxruntime's
-    vectors match the model's (min cosine 0.999 fp32, 0.99 int8, on a fixed set of sentences).
+    vectors match the model's (min cosine 0.999 fp32, 0.99 int8, on a fixed set of sentences). OUTPUT must be
+    a new (or empty) folder, or an earlier export with --overwrite; it may not contain the model or lie in it.
 
     \b
     Use the graphs anywhere lingualite takes a model, with a runtime prefix:
@@ -211,7 +246,7 @@ def export_command(
     from lingualite.runtime.onnx_export import export_onnx
 
     try:
-        result = export_onnx(model, output, quantize)
+        result = export_onnx(model, output, quantize, overwrite)
     except USER_ERRORS as exc:
         fail(exc)
     emit(

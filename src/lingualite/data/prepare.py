@@ -231,9 +231,10 @@ def prepare_corpus(
     unique_test = _TestUniqueness()
     paths = {name: out_dir / f"{name}.tsv" for name in SPLITS}
     stats_path = out_dir / "stats.json"
-    with contextlib.ExitStack() as stack:
-        tmp = {name: stack.enter_context(atomic_path(path)) for name, path in paths.items()}
-        stats_tmp = stack.enter_context(atomic_path(stats_path))
+    read = [Path(p) for spec in inputs for p in (spec if isinstance(spec, tuple | list) else [spec])]
+    with contextlib.ExitStack() as stack:  # an input named like an output is refused, never replaced
+        tmp = {name: stack.enter_context(atomic_path(path, read)) for name, path in paths.items()}
+        stats_tmp = stack.enter_context(atomic_path(stats_path, read))
         # hidden, with a pid, beside the outputs: a killed run's leftovers are recognised and removed later
         candidates = {
             name: tmp[name].with_name(f"{tmp[name].name}.{name}.tmp-candidates") for name in selectors

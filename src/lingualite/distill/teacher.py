@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from lingualite.encoders.spec import model_content_key
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_path
 
@@ -43,11 +44,6 @@ class Teacher:
     fingerprint: str
     st_model: Any = None
     encode_queries: Callable[[list[str]], np.ndarray] | None = None
-
-
-def _folder_fingerprint(folder: Path) -> str:
-    files = sorted(p for p in folder.rglob("*") if p.is_file())
-    return "\n".join([str(folder.resolve()), *(f"{p.relative_to(folder)}:{p.stat().st_size}" for p in files)])
 
 
 def _teacher_folder(name: str) -> Path | None:
@@ -88,7 +84,8 @@ def _st_teacher(
         vectors = model.encode(texts, batch_size=batch_size, convert_to_numpy=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
 
-    where = _folder_fingerprint(folder) if folder is not None else name
+    # by content (the one key every cache uses): a teacher folder changed in place gets new vectors
+    where = model_content_key(str(folder)) if folder is not None else name
     return Teacher(name, encode, f"st\n{where}\nmax_seq_length={model.max_seq_length}", model)
 
 

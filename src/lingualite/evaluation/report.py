@@ -29,6 +29,7 @@ import numpy as np
 
 from lingualite.encoders.base import Encoder
 from lingualite.encoders.loading import load_encoder
+from lingualite.encoders.spec import model_content_key, spec_folder
 from lingualite.evaluation.efficiency import cpu_model
 from lingualite.evaluation.rendering import headline, write_markdown, write_plots
 from lingualite.io_utils import atomic_path, write_json
@@ -129,45 +130,6 @@ class CachedEncoder:
         if name == "encode_queries" and hasattr(self.inner, "encode_queries"):
             return lambda texts: self._cached("query", list(texts), self.inner.encode_queries)
         raise AttributeError(name)
-
-
-def _model_key(model: str) -> str:
-    """The encoder's identity for caches and finished parts, by content: a baseline's name and package
-    version, or a hash of a folder's weights, module list and tokenizer (a retrained or replaced model under
-    the same path gets a new key; a copied folder keeps its key). ``onnx:DIR`` / ``onnx-int8:DIR`` /
-    ``static:DIR`` / ``bf16:DIR`` get the runtime and the folder's hash (ONNX graphs included)."""
-    from lingualite.encoders.spec import split_runtime
-
-    runtime, rest = split_runtime(model)
-    if runtime is not None and Path(rest).is_dir():
-        return f"{runtime}:{_model_key(rest)}"
-    path = Path(model)
-    if not path.is_dir():
-        from importlib import metadata
-
-        from lingualite.encoders.baselines import PACKAGES_OF
-
-        package = PACKAGES_OF.get(model)
-        try:
-            version = metadata.version(package) if package else "core"
-        except metadata.PackageNotFoundError:
-            version = "missing"
-        return f"{model}=={version}"
-    digest = hashlib.sha256()
-    names = (
-        "modules.json",
-        "tokenizer.json",
-        "config.json",
-        "model.safetensors",
-        "encoder.onnx",
-        "encoder_int8.onnx",
-    )
-    for item in sorted(p for p in path.rglob("*") if p.name in names and "checkpoints" not in p.parts):
-        digest.update(str(item.relative_to(path)).encode() + b"\0")
-        with item.open("rb") as fh:
-            for block in iter(lambda fh=fh: fh.read(1 << 20), b""):
-                digest.update(block)
-    return digest.hexdigest()[:32]
 
 
 def display_name(model: str) -> str:
@@ -281,7 +243,8 @@ def run_report(
             f"no evaluation data under {settings.eval_dir} or {settings.prepared_dir}: run "
             "`lingualite data eval-sets` and `lingualite prepare` (or `lingualite quickstart`) first"
         )
-    with open_run(out, "report"):
+    folders = [f for m in models if (f := spec_folder(m)) is not None]
+    with open_run(out, "report", inputs=folders):  # never a folder holding (or inside) a model it evaluates
         return _run_report(models, out, settings, runs, progress, force)
 
 
@@ -308,7 +271,7 @@ def _run_report(
     names = display_names(models)
     for model in models:
         name = names[model]
-        key = _model_key(model)
+        key = model_content_key(model)
         results[name] = {}
         encoder: Any = None
         for task, run in runs.items():

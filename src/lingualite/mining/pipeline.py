@@ -31,9 +31,10 @@ from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_file, check_not_input, write_json
 from lingualite.mining.margin import MinedBitext, Neighbours, best_candidates, check_mode, combine
 from lingualite.mining.shards import build_ivf, exact_cosines, resort, search_shards
+from lingualite.ownership import check_separate
 
 IVF_FROM = 200_000  # "auto" search: exact below this many base sentences, IVF from here
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: models keyed by content, not by name
 
 
 @dataclass
@@ -54,22 +55,26 @@ class MineSettings:
     rescore_model: str | None = None
 
     def fingerprint(self, model: str, src: Path, tgt: Path) -> dict[str, object]:
-        """What the work folder's files depend on (not mode, threshold or 1:1: those only select)."""
+        """What the work folder's files depend on (not mode, threshold or 1:1: those only select): the
+        models by content (:func:`~lingualite.encoders.spec.model_content_key`: a model folder changed in
+        place is another model), the inputs by path, size and time, the settings that shape the files."""
+        from lingualite.encoders.spec import model_content_key
 
         def stat(p: Path) -> dict[str, object]:
             s = p.stat()
             return {"path": str(p.resolve()), "bytes": s.st_size, "mtime_ns": s.st_mtime_ns}
 
+        rescore = self.rescore_model
         return {
             "format": FORMAT_VERSION,
-            "model": model,
+            "model": model_content_key(model),
             "src": stat(src),
             "tgt": stat(tgt),
             "shard_size": self.shard_size,
             "candidates": max(self.k, self.candidates),
             "search": self.search,
             "nprobe": self.nprobe,
-            "rescore_model": self.rescore_model,
+            "rescore_model": None if rescore is None else model_content_key(rescore),
         }
 
 
@@ -121,8 +126,9 @@ def _check_work(work: Path, fingerprint: dict[str, object]) -> None:
         changed = sorted(key for key in fingerprint if saved.get(key) != fingerprint[key])
         if changed:
             raise LinguaLiteError(
-                f"{work}: holds a mining run computed with other {', '.join(changed)}; "
-                "choose another --work-dir (or delete this one to start over)"
+                f"{work}: holds a mining run computed with other {', '.join(changed)} (files are keyed by the "
+                "models' content: a model folder changed in place is another model); pass --overwrite to "
+                "compute it again, or choose another --work-dir"
             )
     else:
         write_json(manifest, fingerprint)
@@ -203,8 +209,13 @@ def mine_files(
     work_dir: str | Path | None = None,
     settings: MineSettings | None = None,
     report: Callable[[str], None] | None = None,
+    overwrite: bool = False,
 ) -> MineResult:
-    """Mine parallel sentences between the lines of ``src`` and ``tgt`` into ``output`` (see module doc)."""
+    """Mine parallel sentences between the lines of ``src`` and ``tgt`` into ``output`` (see module doc).
+    The work folder is a lingualite ``mine`` folder (:mod:`lingualite.ownership`), continued when its files
+    were computed from the same models and inputs; ``overwrite`` empties it first."""
+    from lingualite.encoders.spec import spec_folder
+    from lingualite.io_utils import clean_leftovers
     from lingualite.run_folder import open_run
 
     settings = settings or MineSettings()
@@ -214,8 +225,11 @@ def mine_files(
             raise LinguaLiteError(f"{path}: does not exist or is not a file")
     check_not_input(output, [src, tgt])
     work = Path(work_dir) if work_dir is not None else output.with_name(output.name + ".work")
+    models = [f for m in (model, settings.rescore_model) if m and (f := spec_folder(m)) is not None]
+    check_separate(output, [work, *models])  # the pairs file never lands in a model or the work folder
     progress, seconds = _Progress(report), {}
-    with open_run(work, "mine"):
+    clean_leftovers(output.parent, target=output.name)  # a killed run's temp file of the output
+    with open_run(work, "mine", overwrite=overwrite, inputs=[src, tgt, *models]):
         _check_work(work, settings.fingerprint(model, src, tgt))
         t0 = time.perf_counter()
         src_shards = _encode_side(model, src, work / "src", settings)

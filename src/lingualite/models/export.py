@@ -19,7 +19,8 @@ from torch import nn
 from transformers import BertModel, PreTrainedTokenizerFast
 from transformers.utils import logging as hf_logging
 
-from lingualite.io_utils import atomic_dir, file_sha256, fsync_dir, fsync_tree, write_json
+from lingualite.io_utils import atomic_dir, fsync_dir, fsync_tree, write_json
+from lingualite.models.checksums import write_checksums
 from lingualite.models.model_card import ModelCard, write_card
 
 
@@ -67,14 +68,6 @@ def save_encoder_folder(
 
 
 EXPORT_JOURNAL = ".export-journal.json"
-CHECKSUMS = "lingualite_checksums.json"
-
-
-def write_checksums(folder: Path) -> None:
-    """Record the sha256 of every weights file, so a loader can tell damaged weights from trained ones
-    (safetensors checks its header, not the numbers)."""
-    sums = {str(p.relative_to(folder)): file_sha256(p) for p in sorted(folder.rglob("*.safetensors"))}
-    write_json(folder / CHECKSUMS, {"sha256": sums})
 
 
 EXPORT_LOCK = ".export.lock"

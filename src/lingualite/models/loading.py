@@ -15,22 +15,22 @@ import struct
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import file_sha256
+from lingualite.errors import ModelFolderError
+from lingualite.models.checksums import verify_checksums
+from lingualite.runtime.onnx_encoder import ONNX_DIR
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-__all__ = ["ModelFolderError", "check_model_folder", "load_sentence_transformer", "unknown_token_share"]
+__all__ = [
+    "ModelFolderError",
+    "check_model_folder",
+    "load_sentence_transformer",
+    "unknown_token_share",
+    "verify_checksums",
+]
 
 _TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "sentencepiece.bpe.model", "spiece.model")
-
-
-class ModelFolderError(LinguaLiteError):
-    """A model folder that cannot be loaded as it is; the message names the folder and the problem."""
-
-    def __init__(self, folder: str | Path, problem: str) -> None:
-        super().__init__(f"{folder}: {problem}")
 
 
 def _read_json(folder: Path, path: Path) -> Any:
@@ -134,25 +134,6 @@ def _check_transformer(folder: Path, module_dir: Path) -> None:
         )
 
 
-def _check_checksums(folder: Path) -> None:
-    """Folders lingualite exported record their weights' sha256: a changed byte is an error, not vectors."""
-    record = folder / "lingualite_checksums.json"
-    if not record.exists():
-        return
-    data = _read_json(folder, record)
-    sums = data.get("sha256") if isinstance(data, dict) else None
-    if not isinstance(sums, dict):
-        raise ModelFolderError(folder, "lingualite_checksums.json is damaged")
-    for name, expected in sums.items():
-        path = folder / str(name)
-        if path.exists() and file_sha256(path) != expected:
-            raise ModelFolderError(
-                folder,
-                f"{name} does not match the checksum lingualite recorded at export: the file is damaged (if you "
-                "replaced the weights on purpose, delete lingualite_checksums.json)",
-            )
-
-
 def check_model_folder(path: str | Path) -> Path:
     """Check that ``path`` is a loadable sentence-transformers folder; raise :class:`ModelFolderError` if not."""
     folder = Path(path)
@@ -186,7 +167,7 @@ def check_model_folder(path: str | Path) -> Path:
                 if not weights.exists():
                     raise ModelFolderError(folder, f"missing {entry.get('path')}/model.safetensors (Dense)")
                 safetensors_shapes(folder, weights)
-    _check_checksums(folder)
+    verify_checksums(folder, skip=(ONNX_DIR,))  # the graphs are checked by the ONNX loader
     return folder
 
 

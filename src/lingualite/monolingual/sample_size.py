@@ -21,7 +21,8 @@ from typing import Any
 from lingualite.config import MonolingualConfig
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_dir, write_figure, write_json
-from lingualite.run_folder import MARKER, RunFolder
+from lingualite.ownership import write_marker
+from lingualite.run_folder import RunFolder
 
 __all__ = [
     "point_config",
@@ -69,7 +70,7 @@ def start_point(base: Path, folder: Path) -> None:
         point.checkpoints_dir("classification").mkdir(parents=True)
         shutil.copytree(final, point.checkpoints_dir("classification") / final.name)
         shutil.copytree(source.tokenizer_dir, point.tokenizer_dir)
-        write_json(staging / MARKER, {"kind": "monolingual"})
+        write_marker(staging, "monolingual")
         for row in rows:
             point.append_stage(row)
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from lingualite.io_utils import atomic_dir, is_staging_name
-from lingualite.run_folder import MARKER, RunFolder
+from lingualite.ownership import TRAINING_KINDS, folder_kind
+from lingualite.run_folder import RunFolder
 
 __all__ = ["RESULT", "SWEEP", "TIMING", "copy_donor", "find_donors", "read_result", "sweep_folders"]
 
@@ -57,7 +58,7 @@ def find_donors(folders: list[Path]) -> dict[str, Path]:
             result = read_result(cell)
             digest = ((result or {}).get("keys") or {}).get("config")
             trained = (cell / "modules.json").is_file() and RunFolder(cell).read_summary() is not None
-            if isinstance(digest, str) and trained and (cell / MARKER).is_file():
+            if isinstance(digest, str) and trained and folder_kind(cell) in TRAINING_KINDS:
                 donors.setdefault(digest, cell)
     return donors
 

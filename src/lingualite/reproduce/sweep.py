@@ -43,6 +43,7 @@ from lingualite.config import RecipeConfigType
 from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
 from lingualite.errors import ConfigError, LinguaLiteError
 from lingualite.io_utils import write_json
+from lingualite.ownership import TRAINING_KINDS, folder_kind
 from lingualite.reproduce.cells import (
     RESULT,
     SWEEP,
@@ -59,7 +60,7 @@ from lingualite.reproduce.evaluation_inputs import (
     evaluation_settings,
 )
 from lingualite.reproduce.table import CellSpec, TableSpec, cell_config
-from lingualite.run_folder import MARKER, RunFolder, changed_config_keys, open_run
+from lingualite.run_folder import RunFolder, changed_config_keys, open_run
 
 __all__ = ["STATES", "CellPlan", "model_size", "plan_sweep", "read_result", "run_sweep"]
 
@@ -206,7 +207,7 @@ def claim_sweep(output: Path, name: str, table_file: Path, scale: str) -> None:
 def remove_run_folder(folder: Path) -> None:
     """Delete a cell's run folder for --force; only a folder a lingualite run created (its marker)."""
     if folder.exists():
-        if not (folder / MARKER).is_file():
+        if folder_kind(folder) not in (*TRAINING_KINDS, "run"):
             raise LinguaLiteError(f"{folder}: was not created by a lingualite run; not deleting it")
         shutil.rmtree(folder)
 

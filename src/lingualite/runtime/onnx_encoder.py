@@ -67,6 +67,7 @@ class OnnxEncoder:
         tokenizer_file = self.folder / "tokenizer.json"
         if not tokenizer_file.is_file():
             raise LinguaLiteError(f"{self.folder}: has no tokenizer.json for the ONNX encoder")
+        _verify(self.folder, self.graph)
         self.tokenizer = Tokenizer.from_file(str(tokenizer_file))
         self.max_seq_length = max_seq_length or _max_seq_length(self.folder)
         self.tokenizer.no_padding()
@@ -78,7 +79,11 @@ class OnnxEncoder:
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session = ort.InferenceSession(str(self.graph), options, providers=["CPUExecutionProvider"])
+        try:
+            self.session = ort.InferenceSession(str(self.graph), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own Fail/InvalidGraph/... types for a bad file
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise LinguaLiteError(f"{self.graph}: not a loadable ONNX graph ({first[:200]})") from exc
         self.run_size = run_size
         self.name = name or f"{self.folder.resolve().name}-{self.graph.stem.replace('encoder', 'onnx')}"
         self._dimension = int(self.session.get_outputs()[0].shape[-1])
@@ -121,6 +126,23 @@ class OnnxEncoder:
     def size_on_disk_bytes(self) -> int:
         """The graph plus the tokenizer: what an application ships to encode with onnxruntime."""
         return self.graph.stat().st_size + (self.folder / "tokenizer.json").stat().st_size
+
+
+def _verify(folder: Path, graph: Path) -> None:
+    """The graph and the files read with it, against the checksums lingualite recorded when it wrote them;
+    an empty or truncated graph file is an error before onnxruntime sees it."""
+    from lingualite.models.checksums import verify_checksums
+
+    if graph.is_file() and graph.stat().st_size == 0:
+        raise LinguaLiteError(f"{graph}: is empty; export the model again (lingualite export)")
+    try:
+        local = str(graph.resolve().relative_to(folder.resolve()))
+    except ValueError:
+        local = None
+    verify_checksums(
+        folder,
+        [n for n in (local, "tokenizer.json", "tokenizer_config.json", f"{ONNX_DIR}/{META_FILE}") if n],
+    )
 
 
 def _max_seq_length(folder: Path) -> int:

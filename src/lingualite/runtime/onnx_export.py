@@ -11,8 +11,9 @@ folder keeps the safetensors files, so ``SentenceTransformer(folder)`` still loa
 
 Layout of the output folder: every file of the source model, plus ``onnx/encoder.onnx``,
 ``onnx/encoder_int8.onnx`` (with ``--quantize int8``) and ``onnx/lingualite_onnx.json`` (inputs, output,
-truncation length, whether vectors are normalised, parity measured at export). The file names are defined
-by the reader of the folder, :mod:`lingualite.runtime.onnx_encoder`.
+truncation length, whether vectors are normalised, parity measured at export), and
+``lingualite_checksums.json`` (the sha256 of every file, graphs included, checked when it is loaded). The file
+names are defined by the reader of the folder, :mod:`lingualite.runtime.onnx_encoder`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ import torch
 from torch import nn
 
 from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_dir, check_not_input
+from lingualite.models.checksums import CHECKSUMS, write_checksums
+from lingualite.ownership import check_folder, check_separate, replacing
 from lingualite.runtime.onnx_encoder import FP32_FILE, INT8_FILE, META_FILE, ONNX_DIR, OnnxEncoder
 
 OPSET = 17
@@ -115,12 +117,16 @@ class ExportResult:
     int8_bytes: int | None
 
 
-def export_onnx(model_dir: str | Path, output: str | Path, quantize: str | None = None) -> ExportResult:
+def export_onnx(
+    model_dir: str | Path, output: str | Path, quantize: str | None = None, overwrite: bool = False
+) -> ExportResult:
     """Write ``output``: a copy of the sentence-transformers folder ``model_dir`` plus its ONNX graph(s).
 
     Parity is checked before anything is written: the minimum cosine between onnxruntime's vectors and the
     torch model's over :data:`PARITY_SENTENCES` must be >= 0.999 for the fp32 graph (else an error); an int8
     graph below 0.99 is kept with a warning (quantization suits some models less: MiniLM reaches 0.98).
+    ``output`` is a new folder, or (with ``overwrite``) an earlier export; nothing else is ever replaced, and
+    it may neither contain the model nor lie inside it (:mod:`lingualite.ownership`).
 
     :param quantize: ``int8`` adds a dynamically quantized graph; None: fp32 only.
     """
@@ -129,11 +135,11 @@ def export_onnx(model_dir: str | Path, output: str | Path, quantize: str | None 
     model_dir, output = Path(model_dir), Path(output)
     if quantize not in (None, "int8"):
         raise LinguaLiteError(f"--quantize must be int8, got {quantize!r}")
-    check_not_input(output, [model_dir])
-    if output.resolve() == model_dir.resolve() or model_dir.resolve() in output.resolve().parents:
-        raise LinguaLiteError(f"{output}: must not be the model folder or inside it")
+    check_separate(output, [model_dir])
+    check_folder(output, "export", overwrite)
     st_model = load_sentence_transformer(model_dir)
-    with atomic_dir(output) as tmp:
+    _check_exportable(model_dir, st_model)
+    with replacing(output, "export", overwrite, [model_dir]) as tmp:
         _copy_model_files(model_dir, tmp)
         onnx_dir = tmp / ONNX_DIR
         onnx_dir.mkdir(exist_ok=True)
@@ -171,6 +177,7 @@ def export_onnx(model_dir: str | Path, output: str | Path, quantize: str | None 
             "source": str(model_dir),
         }
         (onnx_dir / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        write_checksums(tmp)  # every file, the graphs included: verified whenever the folder is loaded
         int8_path = onnx_dir / INT8_FILE
         result = ExportResult(
             output,
@@ -182,12 +189,23 @@ def export_onnx(model_dir: str | Path, output: str | Path, quantize: str | None 
     return result
 
 
+def _check_exportable(model_dir: Path, st_model: Any) -> None:
+    """A one-line error for a model with no transformer graph to export (before anything is written)."""
+    kinds = [type(m).__name__ for m in st_model]
+    if kinds and kinds[0] == "StaticEmbedding":
+        raise LinguaLiteError(
+            f"{model_dir}: is a static model (a token table, no transformer): there is no graph to export, and "
+            f"it already runs without torch: use static:{model_dir}"
+        )
+    WholeEncoder(st_model)  # raises for module layouts the graph cannot hold
+
+
 def _copy_model_files(model_dir: Path, target: Path) -> None:
     """The files sentence-transformers loads (not checkpoints, logs or a run's spare folders)."""
     modules = json.loads((model_dir / "modules.json").read_text(encoding="utf-8"))
     folders = {m.get("path", "") for m in modules}
     for item in model_dir.iterdir():
-        if item.name.startswith(".") or item.name == ONNX_DIR:
+        if item.name.startswith(".") or item.name in (ONNX_DIR, CHECKSUMS):
             continue
         if item.is_file():
             shutil.copy2(item, target / item.name)

@@ -234,13 +234,15 @@ def encode_ray(
     progress: bool = True,
     chunk: int = CHUNK,
     fmt: OutputFormat | None = None,
+    overwrite: bool = False,
 ) -> EncodedFile:
     """Vectors of every line (or Parquet row) of ``input`` on Ray: ``output`` ending in ``.npy`` is one array
     in input order (in ``fmt``: truncated, quantized), anything else a new Parquet folder (``line``,
-    ``embedding``: the float32 vectors)."""
+    ``embedding``: the float32 vectors; an earlier one is replaced only with ``overwrite``:
+    :mod:`lingualite.ownership`, kind ``encode``)."""
     check_not_fitted(spec)
     input, output = Path(input), Path(output)
-    _check_output(input, output)
+    _check_output(input, output, spec, overwrite)
     shaped = fmt is not None and not fmt.plain
     if shaped and output.suffix != ".npy":
         raise LinguaLiteError(
@@ -259,30 +261,39 @@ def encode_ray(
             blocks = in_order(_blocks(out))
             dimension = write_npy(output, [input], total, blocks, normalize and shaped, False, fmt=fmt)
         else:
-            dimension = _write_parquet(out, output)
+            dimension = _write_parquet(out, output, [input, *_model_folders(spec)], overwrite)
     return EncodedFile(total, dimension, [])
 
 
-def _check_output(input: Path, output: Path) -> None:
-    from lingualite.io_utils import check_not_input
+def _model_folders(spec: str) -> list[Path]:
+    from lingualite.encoders.spec import spec_folder
+
+    folder = spec_folder(spec)
+    return [] if folder is None else [folder]
+
+
+def _check_output(input: Path, output: Path, spec: str, overwrite: bool) -> None:
+    from lingualite.io_utils import check_not_input, clean_leftovers
+    from lingualite.ownership import check_folder, check_separate
 
     check_not_input(output, [input])
     if output.suffix == ".npy":
         if output.is_dir():
             raise LinguaLiteError(f"{output}: is a directory; --output names the .npy file to write")
-    elif output.exists() and (not output.is_dir() or any(output.iterdir())):
-        raise LinguaLiteError(
-            f"{output}: already exists; --engine ray writes a new Parquet folder (or an OUTPUT.npy file)"
-        )
+        clean_leftovers(output.parent, target=output.name)
+    else:
+        check_separate(output, [input, *_model_folders(spec)])
+        check_folder(output, "encode", overwrite)
 
 
-def _write_parquet(ds: Any, output: Path) -> int:
-    """Write the Dataset into a folder staged beside ``output``, renamed onto it when complete."""
+def _write_parquet(ds: Any, output: Path, inputs: list[Path], overwrite: bool) -> int:
+    """Write the Dataset into a folder staged beside ``output``, swapped in when complete (checked again
+    then: :func:`lingualite.ownership.replacing`)."""
     import pyarrow.parquet as pq
 
-    from lingualite.io_utils import atomic_dir
+    from lingualite.ownership import replacing
 
-    with atomic_dir(output) as staging:
+    with replacing(output, "encode", overwrite, inputs) as staging:
         ds.write_parquet(str(staging), min_rows_per_file=PARQUET_ROWS_PER_FILE)
         files = sorted(staging.glob("*.parquet"))
         schema = pq.read_schema(files[0])

@@ -41,7 +41,13 @@ class StaticEncoder:
         weights, tokenizer_file = self.folder / "model.safetensors", self.folder / "tokenizer.json"
         if not weights.is_file() or not tokenizer_file.is_file():
             raise LinguaLiteError(f"{self.folder}: a static model needs model.safetensors and tokenizer.json")
-        tensors = load_file(str(weights))
+        from lingualite.models.checksums import verify_checksums
+
+        verify_checksums(self.folder, ["model.safetensors", "tokenizer.json", "config.json", "modules.json"])
+        try:
+            tensors = load_file(str(weights))
+        except Exception as exc:  # safetensors' own error type for a truncated or damaged file
+            raise LinguaLiteError(f"{weights}: not a readable safetensors file ({exc})") from exc
         key = next((k for k in TABLE_KEYS if k in tensors), None)
         if key is None or tensors[key].ndim != 2:
             raise LinguaLiteError(

@@ -1,5 +1,6 @@
 """Writing documents into an index folder: encoding them in chunks (SQLite rows + float vectors), building
-the FAISS index of a new folder, and the checks on a build's output folder."""
+the FAISS index of a new folder. The output folder itself is checked and swapped in by
+:func:`lingualite.ownership.replacing`."""
 
 from __future__ import annotations
 
@@ -20,15 +21,7 @@ from lingualite.search.readers import Doc, ReadStats, iter_documents
 from lingualite.search.store import DB_NAME, DocumentStore
 from lingualite.search.vectors import VectorIndex, choose_kind
 
-__all__ = [
-    "FORMAT_VERSION",
-    "Ingested",
-    "check_output",
-    "faiss_name",
-    "ingest",
-    "nothing_to_index",
-    "write_new_index",
-]
+__all__ = ["FORMAT_VERSION", "Ingested", "faiss_name", "ingest", "nothing_to_index", "write_new_index"]
 
 FORMAT_VERSION = 1
 CHUNK = 4096  # documents per encoder call
@@ -43,31 +36,6 @@ class Ingested:
     first_row: int
     added: int
     stats: ReadStats
-
-
-def check_output(output: Path, inputs: list[Path], overwrite: bool) -> None:
-    """Refuse an output that is a file, a folder lingualite did not create (not empty, not an index), an
-    existing index unless ``overwrite``, or a folder holding an input."""
-    output = Path(output)
-    for item in inputs:
-        if item.resolve() == output.resolve() or item.resolve().is_relative_to(output.resolve()):
-            raise LinguaLiteError(f"{output}: holds the input {item}; choose another output folder")
-    if not output.exists():
-        return
-    if not output.is_dir():
-        raise LinguaLiteError(f"{output}: is a file; the index is a folder (choose a new folder name)")
-    if not any(output.iterdir()):
-        return
-    if not (output / DB_NAME).is_file():
-        raise LinguaLiteError(
-            f"{output}: exists and is not a lingualite search index; choose a new folder "
-            "(lingualite never replaces a folder it did not create)"
-        )
-    if not overwrite:
-        raise LinguaLiteError(
-            f"{output}: is already a search index; add documents with `lingualite index add`, or build it "
-            "again with --overwrite"
-        )
 
 
 def _unique(

@@ -8,7 +8,8 @@ An index is a folder:
 - ``faiss-<generation>.index``: the FAISS index (:mod:`lingualite.search.vectors`).
 
 Crash safety. A build writes a staging folder beside the output and renames it into place (the old index, if
-replaced, stays whole until then). ``add`` and ``delete`` run in one SQLite transaction under the folder's
+replaced, stays whole until then), under the ownership rule of :mod:`lingualite.ownership` (only an index
+is replaced, only with ``overwrite``, checked again at the swap; a folder that appeared meanwhile is kept). ``add`` and ``delete`` run in one SQLite transaction under the folder's
 write lock; a changed FAISS index is written to a new file (temp file, fsync, rename) *before* the commit that
 names it in ``info.faiss_file``, and the old file is removed after. A crash at any point leaves SQLite naming
 a complete FAISS file whose contents match it; stray files are removed by the next writer. Float rows past
@@ -36,10 +37,12 @@ from typing import Any
 
 import numpy as np
 
+from lingualite.encoders.spec import spec_folder
 from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_dir, atomic_file, clean_leftovers, fsync_dir, run_lock
+from lingualite.io_utils import atomic_file, clean_leftovers, fsync_dir, run_lock
 from lingualite.matryoshka import truncate
-from lingualite.search.build import FORMAT_VERSION, check_output, faiss_name, ingest, write_new_index
+from lingualite.ownership import check_folder, check_separate, replacing
+from lingualite.search.build import FORMAT_VERSION, faiss_name, ingest, write_new_index
 from lingualite.search.encoder_check import check_encoder, dense, normalize_spec, spec_of
 from lingualite.search.floats import FLOATS_NAME, FloatFile
 from lingualite.search.readers import check_source
@@ -137,7 +140,8 @@ class SearchIndex:
         :param kind: ``flat`` (exact), ``hnsw``, ``ivf``, or ``auto`` (flat below 100k documents).
         :param rescore: candidates per wanted hit for quantized indexes (default 4 int8; binary max(10, 5120 / bits)).
         :param skip_bad: skip and count bad input lines instead of stopping at the first.
-        :param overwrite: replace ``output`` when it is an existing index (any other folder is refused).
+        :param overwrite: replace ``output`` when it is an existing index (any other folder is refused; the
+            rule of :mod:`lingualite.ownership`, checked again when the new index is swapped in).
         :param dimensions: index the first ``dimensions`` components of every vector, renormalised (a
             Matryoshka model's trained size); recorded as ``truncate_dim``, and queries are truncated the same
             way. Above the model's dimension: an error; a size it was not trained for: a warning in the
@@ -153,13 +157,15 @@ class SearchIndex:
             raise LinguaLiteError(f"unknown index kind {kind!r}; choose from {', '.join(KINDS)}")
         output = Path(output)
         check_source(inputs)
-        check_output(output, [] if isinstance(inputs, list) else [Path(inputs)], overwrite)
         spec = normalize_spec(model)
+        read = [p for p in ([] if isinstance(inputs, list) else [Path(inputs)]) + [spec_folder(spec)] if p]
+        check_separate(output, read)  # before the model is loaded; again when the build starts and ends
+        check_folder(output, "index", overwrite)
         if encoder is None:
             encoder = _load(spec)
         elif spec_of(encoder) not in (None, spec):
             raise LinguaLiteError(f"the encoder given is {spec_of(encoder)}, not the model named ({spec})")
-        with atomic_dir(output) as stage:
+        with replacing(output, "index", overwrite, read) as stage:
             info = write_new_index(
                 stage, encoder, spec, inputs, quantization, kind, rescore, skip_bad, progress, dimensions
             )

@@ -47,6 +47,8 @@ class RunOptions:
         ``optim.lr``, take effect); the model's shape and vocabulary can never change.
     :param smoke: cap data, vocabulary, steps and validation (:mod:`lingualite.smoke`) for a run of minutes;
         ``max_steps``, when given, still wins.
+    :param overwrite: start over in a run folder of the same recipe that holds an earlier run (it is emptied
+        first); never with ``resume``.
     """
 
     resume: bool = False
@@ -58,8 +60,11 @@ class RunOptions:
     threads: int | None = None
     allow_config_change: bool = False
     smoke: bool = False
+    overwrite: bool = False
 
     def check(self) -> None:
+        if self.resume and self.overwrite:
+            raise LinguaLiteError("--resume continues a run and --overwrite starts it over: choose one")
         for name in ("max_steps", "stop_after", "threads"):
             value = getattr(self, name)
             if value is not None and value < 1:
@@ -148,13 +153,45 @@ def open_recipe_run(
     apply the resume rules: checkpoints of an earlier run need ``resume``; a resume with a changed config is
     refused unless allowed, and never for the sections in ``fixed``. Yields the folder and the changed keys.
     """
-    with torch_threads(options.threads), open_run(output, kind, lock=lock) as run:
+    inputs = config_inputs(cfg)
+    with torch_threads(options.threads), open_run(output, kind, lock, options.overwrite, inputs) as run:
         started = run.has_checkpoints()
         if started and not options.resume:
             raise LinguaLiteError(
-                f"{run.path}: holds checkpoints of an earlier run; pass --resume, or choose a new --output"
+                f"{run.path}: holds checkpoints of an earlier run; pass --resume to continue it, --overwrite "
+                "to start it over, or choose a new --output"
             )
         changed: list[str] = []
         if options.resume and started:
             changed = run.check_resume(cfg.to_dict(), options.allow_config_change, fixed)
         yield run, changed
+
+
+def config_inputs(cfg: Any) -> list[Path]:
+    """The files and folders a recipe's config reads (data files and globs, a given vocabulary, a teacher
+    folder), which its run folder may neither be, contain nor lie inside."""
+    from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
+    from lingualite.data.pairs import existing_files
+
+    found: list[Path] = []
+    data_dir = str(default_data_dir())
+
+    def visit(section: Any) -> None:
+        for f in dataclasses.fields(section):
+            value = getattr(section, f.name)
+            if dataclasses.is_dataclass(value) and not isinstance(value, type):
+                visit(value)
+            elif f.name.endswith("_files") and isinstance(value, list):
+                patterns = [p.replace(DATA_DIR_PLACEHOLDER, data_dir) for p in value if isinstance(p, str)]
+                found.extend(path for pattern in patterns for path in existing_files(pattern))
+            elif isinstance(value, str) and value and _names_an_input(f.name, Path(value)):
+                found.append(Path(value))
+
+    if dataclasses.is_dataclass(cfg):
+        visit(cfg)
+    return found
+
+
+def _names_an_input(key: str, path: Path) -> bool:
+    """``path`` (vocabulary.path) or a teacher's ``name`` that is a model folder."""
+    return (key == "path" and path.exists()) or (key == "name" and (path / "modules.json").is_file())
