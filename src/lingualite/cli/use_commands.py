@@ -28,56 +28,71 @@ CalibrationOpt = Annotated[
 ]
 
 
+EncodeModelOpt = Annotated[
+    str,
+    typer.Option(
+        help="A model folder, a baseline name (tfidf, minilm, use-m, e5-small), or onnx:FOLDER / "
+        "onnx-int8:FOLDER (graphs written by `lingualite export`) / static:FOLDER / bf16:FOLDER (torch in "
+        "bfloat16)."
+    ),
+]
+
+EncodeInputOpt = Annotated[
+    Path,
+    typer.Option(
+        "--input",
+        help="UTF-8 text file, one sentence per line (--engine ray: or Parquet, a file or folder).",
+    ),
+]
+
+EncodeOutputOpt = Annotated[
+    Path,
+    typer.Option(
+        help="Where to write the (N, d) .npy array (a file; float32 unless --precision). --engine ray: a name not ending in "
+        ".npy is a new Parquet folder (columns line, embedding)."
+    ),
+]
+
+EncodeWorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Processes (local) or Ray actors, each with its own copy of the model and one thread "
+        "(local default 1: this process, --threads threads; ray default: one per CPU).",
+    ),
+]
+
+EncodeEngineOpt = Annotated[
+    str,
+    typer.Option(help="local: this machine (--workers processes); ray: Ray Data, local or a cluster."),
+]
+
+EncodeTextColumnOpt = Annotated[
+    str, typer.Option(help="--engine ray with Parquet input: the column holding the text.")
+]
+
+EncodeOverwriteOpt = Annotated[
+    bool,
+    typer.Option("--overwrite", help="--engine ray: replace OUTPUT if it is an earlier Parquet folder."),
+]
+
+
 def encode(
-    model: Annotated[
-        str,
-        typer.Option(
-            help="A model folder, a baseline name (tfidf, minilm, use-m, e5-small), or onnx:FOLDER / "
-            "onnx-int8:FOLDER (graphs written by `lingualite export`) / static:FOLDER / bf16:FOLDER (torch in "
-            "bfloat16)."
-        ),
-    ],
-    input: Annotated[
-        Path,
-        typer.Option(
-            "--input",
-            help="UTF-8 text file, one sentence per line (--engine ray: or Parquet, a file or folder).",
-        ),
-    ],
-    output: Annotated[
-        Path,
-        typer.Option(
-            help="Where to write the (N, d) .npy array (a file; float32 unless --precision). --engine ray: a name not ending in "
-            ".npy is a new Parquet folder (columns line, embedding)."
-        ),
-    ],
+    model: EncodeModelOpt,
+    input: EncodeInputOpt,
+    output: EncodeOutputOpt,
     batch_size: Annotated[int, typer.Option(min=1, help="Sentences per forward pass.")] = 128,
     threads: Annotated[
         int | None, typer.Option(min=1, help="CPU threads (default: all available; --workers: 1 each).")
     ] = None,
     normalize: Annotated[bool, typer.Option(help="L2-normalise each vector (cosine = dot product).")] = False,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help="Processes (local) or Ray actors, each with its own copy of the model and one thread "
-            "(local default 1: this process, --threads threads; ray default: one per CPU).",
-        ),
-    ] = None,
-    engine: Annotated[
-        str,
-        typer.Option(help="local: this machine (--workers processes); ray: Ray Data, local or a cluster."),
-    ] = "local",
-    text_column: Annotated[
-        str, typer.Option(help="--engine ray with Parquet input: the column holding the text.")
-    ] = "text",
+    workers: EncodeWorkersOpt = None,
+    engine: EncodeEngineOpt = "local",
+    text_column: EncodeTextColumnOpt = "text",
     dimensions: DimensionsOpt = None,
     precision: PrecisionOpt = "float32",
     calibration: CalibrationOpt = None,
-    overwrite: Annotated[
-        bool,
-        typer.Option("--overwrite", help="--engine ray: replace OUTPUT if it is an earlier Parquet folder."),
-    ] = False,
+    overwrite: EncodeOverwriteOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Write one vector per input line (float32, or --precision; first --dimensions components).

@@ -28,7 +28,6 @@ An index with no documents can be searched from the Python API (every query gets
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -45,48 +44,14 @@ from lingualite.ownership import check_folder, check_separate, replacing
 from lingualite.search.build import FORMAT_VERSION, faiss_name, ingest, write_new_index
 from lingualite.search.encoder_check import check_encoder, dense, normalize_spec, spec_of
 from lingualite.search.floats import FLOATS_NAME, FloatFile
+from lingualite.search.folder import NO_IDENTITY, EmptyIndexError, IndexGoneError, identity, open_store
 from lingualite.search.readers import check_source
-from lingualite.search.store import DB_NAME, DocumentStore
+from lingualite.search.store import DB_NAME
 from lingualite.search.vectors import VectorIndex, rebuild
 
 __all__ = ["REBUILD_FRACTION", "EmptyIndexError", "Hit", "IndexGoneError", "SearchIndex"]
 
 REBUILD_FRACTION = 0.2  # HNSW: rebuild the graph from the float vectors once tombstones pass this share
-
-
-class IndexGoneError(LinguaLiteError):
-    """The index folder was removed (or is in the middle of being replaced) while it was open."""
-
-
-class EmptyIndexError(LinguaLiteError):
-    """The index holds no documents (built from an empty list, or every document deleted)."""
-
-
-def _identity(path: Path) -> tuple[int, int]:
-    """(device, inode) of the index's SQLite file: changes when the folder is replaced."""
-    try:
-        st = os.stat(path / DB_NAME)
-    except OSError as exc:
-        raise IndexGoneError(
-            f"{path}: the index is gone ({exc.strerror or exc}); it was removed or is being replaced"
-        ) from None
-    return st.st_dev, st.st_ino
-
-
-NO_IDENTITY = (-1, -1)
-
-
-def _open_store(path: Path) -> tuple[DocumentStore, tuple[int, int]]:
-    """A connection to ``path``'s SQLite file and that file's identity, stat'ed before and after opening so
-    that the identity is the one of the file held open (the folder may be replaced meanwhile)."""
-    while True:
-        if not (path / DB_NAME).is_file():
-            DocumentStore(path / DB_NAME).close()  # raises its one-line "not a lingualite search index"
-        before = _identity(path)
-        store = DocumentStore(path / DB_NAME)
-        if _identity(path) == before:
-            return store, before
-        store.close()
 
 
 @dataclass
@@ -104,7 +69,7 @@ class SearchIndex:
     def __init__(self, path: Path, encoder: Any = None) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
-        self._store, self._identity = _open_store(self.path)
+        self._store, self._identity = open_store(self.path)
         self._encoder: Any = None
         self.warnings: list[str] = []  # what a build had to say (a size the model was not trained for)
         try:
@@ -202,7 +167,7 @@ class SearchIndex:
         self._view = self._floats.view(int(info["vectors"]))
 
     def _refresh(self) -> None:
-        if _identity(self.path) != self._identity:
+        if identity(self.path) != self._identity:
             self._reopen()
         elif self._store.generation() != self.info["generation"]:
             self._load()
@@ -210,7 +175,7 @@ class SearchIndex:
     def _reopen(self) -> None:
         """The folder was replaced: read the new one, and check its model again. Until the check passes the
         identity is one no file has, so a refused index is refused again at every call."""
-        store, identity = _open_store(self.path)
+        store, identity = open_store(self.path)
         self._store, old = store, self._store
         old.close()
         self._identity = NO_IDENTITY
