@@ -196,7 +196,9 @@ def test_v1_and_encode_requests_share_encoder_calls() -> None:
     assert len(encoder.batches) < len(answers) / 2, encoder.batches
     routes = [{t.split()[0] for t in batch} for batch in encoder.batches]
     assert {"v1", "encode"} in routes, routes  # one call held texts of both routes
-    assert [a.json()["usage"]["prompt_tokens"] for a in answers[:8]] == [len("v1 0") + len("v1 0b") + 2 * 2] * 8
+    assert [a.json()["usage"]["prompt_tokens"] for a in answers[:8]] == [
+        len("v1 0") + len("v1 0b") + 2 * 2
+    ] * 8
 
 
 def test_input_texts_and_truncation() -> None:

@@ -28,6 +28,7 @@ from lingualite.retrieval import normalize_rows
 from lingualite.serve.batching import MicroBatcher
 from lingualite.serve.errors import ApiError
 from lingualite.serve.limits import check_texts
+from lingualite.serve.metrics import ServeMetrics
 from lingualite.serve.openai_api import (
     ModelNames,
     check_dimensions,
@@ -64,22 +65,28 @@ def check_index(index: Any, encoder: Encoder, model_spec: str | None) -> None:
 
 
 class Service:
-    """The encoder, index and batchers behind one app; :meth:`start` / :meth:`stop` on the event loop."""
+    """The encoder, index and batchers behind one app; :meth:`start` / :meth:`stop` on the event loop.
+    ``metrics``: where requests and batches are counted (a registry of its own when not given)."""
 
-    def __init__(self, encoder: Encoder, index: Any, settings: ServeSettings) -> None:
+    def __init__(
+        self, encoder: Encoder, index: Any, settings: ServeSettings, metrics: ServeMetrics | None = None
+    ) -> None:
         require_standalone(encoder, "serve requests (each is encoded on its own)")
         if index is not None:
             check_index(index, encoder, settings.model_spec)
         self.encoder, self.index, self.settings = encoder, index, settings
         self.names = ModelNames(settings, encoder.name)
         self.model = self.names.primary
+        self.metrics = metrics or ServeMetrics()
+        self.metrics.describe(self.names.names, int(encoder.dimension), index is not None)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lingualite-encode")
+        batching = (self.worker, settings.max_batch, settings.max_wait_ms)
         self.docs = MicroBatcher(
-            encoder.encode, self.worker, settings.max_batch, settings.max_wait_ms, token_counter(encoder)
+            encoder.encode, *batching, token_counter(encoder), self.metrics.batcher("documents")
         )
         encode_queries = getattr(encoder, "encode_queries", None)
         self.queries = (
-            MicroBatcher(encode_queries, self.worker, settings.max_batch, settings.max_wait_ms)
+            MicroBatcher(encode_queries, *batching, observer=self.metrics.batcher("queries"))
             if callable(encode_queries)
             else self.docs
         )
@@ -137,6 +144,13 @@ class Service:
         self.index.require_documents()
         return self.index.search_vectors(vectors, k)
 
+    async def index_documents(self) -> float:
+        """Documents in the index, NaN while it cannot be read (for the metrics)."""
+        try:
+            return float(await self._on_index(len, self.index))
+        except ApiError:
+            return float("nan")
+
     async def health(self) -> dict[str, Any]:
         s, stats = self.settings, self.docs.stats
         size = None if self.index is None else await self._on_index(len, self.index)
@@ -158,6 +172,7 @@ class Service:
 
     async def encode(self, request: EncodeRequest) -> dict[str, Any]:
         check_texts(request.texts, self.settings)
+        self.metrics.texts.labels("/encode").observe(len(request.texts))
         vectors, _ = await self._vectors(self.docs, request.texts, request.normalize)
         if request.normalize:
             vectors = normalize_rows(vectors)
@@ -167,6 +182,7 @@ class Service:
         """OpenAI's embeddings: unit vectors (truncated to ``dimensions`` and renormalised when asked)."""
         texts = input_texts(request.input)
         check_texts(texts, self.settings, "input", status=400)
+        self.metrics.texts.labels("/v1/embeddings").observe(len(texts))
         model = self.names.check(request.model)
         dimensions = check_dimensions(request.dimensions, int(self.encoder.dimension))
         vectors, counts = await self._vectors(self.docs, texts, True, "input", counted=True)
@@ -181,6 +197,7 @@ class Service:
                     "they have no direction to normalise; ask for more dimensions",
                     "dimensions",
                 )
+        self.metrics.tokens.inc(sum(counts))
         return embeddings_body(vectors, model, request.encoding_format, sum(counts))
 
     async def search(self, request: SearchRequest) -> dict[str, Any]:
@@ -189,6 +206,7 @@ class Service:
         single = request.query is not None
         texts = [request.query] if request.query is not None else list(request.queries or [])
         check_texts(texts, self.settings, "query" if single else "queries")
+        self.metrics.texts.labels("/search").observe(len(texts))
         if request.k > self.settings.max_k:
             raise ApiError(
                 422, f"k: {request.k}; this server returns at most {self.settings.max_k} hits (--max-k)"
