@@ -89,10 +89,12 @@ class ModelNames:
         if requested in self.names:
             return requested
         shown = requested if len(requested) <= 200 else f"{requested[:200]}..."
+        others = (
+            f" (also known as {', '.join(repr(n) for n in self.names[1:])})" if len(self.names) > 1 else ""
+        )
         raise ApiError(
             404,
-            f"The model {shown!r} does not exist on this server; it serves {self.primary!r} "
-            f"(also known as: {', '.join(repr(n) for n in self.names[1:]) or 'no other name'})",
+            f"The model {shown!r} does not exist on this server; it serves {self.primary!r}{others}",
             "model",
             "model_not_found",
         )
