@@ -1,4 +1,5 @@
-"""Load test of ``lingualite serve``: N concurrent clients send ``POST /encode`` for T seconds.
+"""Load test of ``lingualite serve``: N concurrent clients send ``POST /encode`` (or OpenAI's
+``POST /v1/embeddings``, ``--route v1``) for T seconds.
 
 Starts the server (``python -m lingualite serve``, a separate process) once per ``--max-batch`` value, so
 micro-batching on (64) and off (1) are measured in ONE run on the same sentences; or targets a running
@@ -25,6 +26,15 @@ codes the poisoned ones got (the promise: all 422)::
 
     python benchmarks/serve_load.py --model use-m --max-batch 64 --clients 20 --seconds 5 --poison 0.05 \\
         --out benchmarks/results/serve_poison
+
+**Routes** (``--route encode,v1``): the same load on ``/encode`` (``{"texts": [...]}``) and on OpenAI's
+``/v1/embeddings`` (``{"input": [...]}``, float vectors, the usage counted by the model's tokenizer), against
+the same server, one after the other, ``--rounds`` times in turn (encode, v1, encode, v1, ...), so that a
+change in what else the machine runs falls on both routes. The table gives one row per round and route, and
+the mean requests/s of each route with the ratio v1 / encode::
+
+    python benchmarks/serve_load.py --model use-m --max-batch 64 --route encode,v1 --rounds 2 \\
+        --clients 40 --seconds 5 --warmup 1 --out benchmarks/results/serve_v1
 """
 
 from __future__ import annotations
@@ -134,9 +144,11 @@ def _busy_seconds() -> float:
 
 
 POISON = {"surrogate": "\ud800", "nul": "\x00"}
+ROUTES = {"encode": ("/encode", "texts", "vectors"), "v1": ("/v1/embeddings", "input", "data")}
 
 
-async def _load(url: str, texts: list[str], args: argparse.Namespace, pid: int | None) -> dict:
+async def _load(url: str, texts: list[str], args: argparse.Namespace, pid: int | None, route: str) -> dict:
+    path, field, answer = ROUTES[route]
     latencies: list[float] = []
     errors: list[str] = []
     poisoned: collections.Counter[str] = collections.Counter()
@@ -152,10 +164,10 @@ async def _load(url: str, texts: list[str], args: argparse.Namespace, pid: int |
             if poison:
                 batch[0] = f"{batch[0]} {POISON[args.poison_kind]}"
             # json.dumps with ensure_ascii: a lone surrogate travels as its JSON escape (httpx's json= cannot)
-            body = json.dumps({"texts": batch}).encode()
+            body = json.dumps({field: batch}).encode()
             try:
-                res = await http.post("/encode", content=body, headers={"content-type": "application/json"})
-                ok = res.status_code == 200 and len(res.json()["vectors"]) == len(batch)
+                res = await http.post(path, content=body, headers={"content-type": "application/json"})
+                ok = res.status_code == 200 and len(res.json()[answer]) == len(batch)
                 failure = None if ok else f"HTTP {res.status_code}: {res.text[:200]}"
                 status = str(res.status_code)
             except httpx.HTTPError as exc:
@@ -187,6 +199,7 @@ async def _load(url: str, texts: list[str], args: argparse.Namespace, pid: int |
     lat = np.asarray(latencies) * 1000 if latencies else np.zeros(1)
     return {
         "model": after["model"],
+        "route": path,
         "requests_per_second": len(latencies) / args.seconds,
         "sentences_per_second": len(latencies) * args.texts / args.seconds,
         "latency_ms_p50": float(np.percentile(lat, 50)),
@@ -223,29 +236,32 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="Server encoder threads.")
     parser.add_argument("--poison", type=float, default=0.0, help="Share of poisoned requests (0.05: 5%%).")
     parser.add_argument("--poison-kind", choices=sorted(POISON), default="surrogate")
+    parser.add_argument("--route", default="encode", help="Comma-separated: encode, v1 (/v1/embeddings).")
+    parser.add_argument("--rounds", type=int, default=1, help="Times each route is measured, in turn.")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/serve_load"))
     args = parser.parse_args()
     if not args.model and not args.url:
         parser.error("give --model (start a server) or --url (a running one)")
     texts = _sentences(args.input, (args.data_dir or default_data_dir()) / "prepared")
+    routes = args.route.split(",")
+    if not set(routes) <= set(ROUTES):
+        parser.error(f"--route: choose from {', '.join(ROUTES)}")
     rows = []
     for max_batch in [None] if args.url else [int(v) for v in args.max_batch.split(",")]:
         proc, url = (None, args.url) if args.url else _start_server(args, max_batch)
         try:
-            row = asyncio.run(_load(url, texts, args, None if proc is None else proc.pid))
+            for round_ in range(1, args.rounds + 1):
+                for route in routes:
+                    row = asyncio.run(_load(url, texts, args, None if proc is None else proc.pid, route))
+                    rows.append({"max_batch": max_batch, "round": round_, **row})
+                    _report(rows[-1])
         finally:
             if proc is not None:
                 proc.terminate()
                 proc.wait(timeout=30)
-        rows.append({"max_batch": max_batch, **row})
-        print(
-            f"max_batch {max_batch}: {row['requests_per_second']:.0f} req/s, p50 {row['latency_ms_p50']:.1f} ms, "
-            f"p99 {row['latency_ms_p99']:.1f} ms, errors {row['errors']}, good requests "
-            f"{row['good_success_rate']:.1%} successful, poisoned {row['poisoned_requests']}",
-            file=sys.stderr,
-            flush=True,
-        )
     settings = {
+        "routes": routes,
+        "rounds": args.rounds,
         "clients": args.clients,
         "seconds": args.seconds,
         "warmup_seconds": args.warmup,
@@ -260,18 +276,60 @@ def main() -> None:
     _write(args.out, rows, settings)
 
 
+def _report(row: dict) -> None:
+    print(
+        f"max_batch {row['max_batch']} {row['route']} round {row['round']}: {row['requests_per_second']:.0f} req/s, "
+        f"p50 {row['latency_ms_p50']:.1f} ms, p99 {row['latency_ms_p99']:.1f} ms, errors {row['errors']}, good "
+        f"requests {row['good_success_rate']:.1%} successful, poisoned {row['poisoned_requests']}",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def _route_summary(rows: list[dict]) -> list[str]:
+    """Mean requests/s per route (over the rounds) for each max_batch, and v1 / encode when both ran."""
+    lines = []
+    for max_batch in dict.fromkeys(r["max_batch"] for r in rows):
+        means = {}
+        for route in dict.fromkeys(r["route"] for r in rows):
+            rates = [
+                r["requests_per_second"] for r in rows if r["max_batch"] == max_batch and r["route"] == route
+            ]
+            means[route] = sum(rates) / len(rates)
+        shown = ", ".join(f"{route} {mean:.1f} req/s" for route, mean in means.items())
+        ratio = ""
+        if {"/encode", "/v1/embeddings"} <= set(means):
+            ratio = f"; /v1/embeddings / /encode = {means['/v1/embeddings'] / means['/encode']:.3f}"
+        lines.append(f"- max_batch {max_batch}: mean over rounds: {shown}{ratio}")
+    return lines
+
+
 def _write(out: Path, rows: list[dict], settings: dict) -> None:
     from lingualite.io_utils import write_json, write_text
 
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json(out.with_suffix(".json"), {"settings": settings, "rows": rows})
-    head = ["model", "max_batch", "clients", "req/s", "sent/s", "p50 ms", "p95 ms", "p99 ms", "errors"]
+    head = [
+        "model",
+        "route",
+        "round",
+        "max_batch",
+        "clients",
+        "req/s",
+        "sent/s",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "errors",
+    ]
     head += ["texts/call", "server CPU %", "client CPU %", "others CPU %", "peak RSS MB"]
     head += ["good ok %", "poisoned (status: n)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         cells = [
             r["model"],
+            r["route"],
+            str(r["round"]),
             "–" if r["max_batch"] is None else str(r["max_batch"]),
             str(settings["clients"]),
             f"{r['requests_per_second']:.0f}",
@@ -289,6 +347,9 @@ def _write(out: Path, rows: list[dict], settings: dict) -> None:
             ", ".join(f"{k}: {v}" for k, v in sorted(r["poisoned_requests"].items())) or "–",
         ]
         lines.append("| " + " | ".join(cells) + " |")
+    if len({r["route"] for r in rows}) > 1 or settings["rounds"] > 1:
+        lines += ["", *_route_summary(rows)]
+    lines += ["", f"Command: `python {settings['command']}`"]
     write_text(out.with_suffix(".md"), "\n".join(lines) + "\n")
     print("\n".join(lines))
 

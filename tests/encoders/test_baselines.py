@@ -63,6 +63,22 @@ def test_multilingual_baselines_put_translations_closer(encoders, name: str) -> 
         assert sim[i, j] > max(sim[i, 3], sim[j, 3]) + 0.05, (name, i, j, sim.round(3))
 
 
+def test_token_counts_are_the_models_own(encoders) -> None:
+    """``count_tokens`` (the usage of /v1/embeddings): use-m's sentencepiece pieces with <s> and </s>, counted
+    from the encode call's own tokenization when the texts were just encoded; e5's engine count, prefix
+    included."""
+    use = encoders("use-m")
+    texts = [EN, DE, FR, OTHER, EN]
+    fresh = use.count_tokens(texts)
+    assert fresh == [len(ids) for ids in use._model._tokenizer.encode(texts)] and min(fresh) > 4
+    use.encode(texts)
+    assert set(use._noted.counts) == set(texts)  # noted while encoding
+    assert use.count_tokens(texts) == fresh
+    e5 = encoders("e5-small")
+    counts = e5.count_tokens([EN, "a"])
+    assert counts[1] >= 5 and counts[0] > counts[1]  # "passage: a" and the special tokens
+
+
 def test_batching_does_not_change_vectors(encoders) -> None:
     encoder = encoders("use-m")
     texts = [EN, DE, FR, OTHER] * 3

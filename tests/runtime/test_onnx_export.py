@@ -185,3 +185,14 @@ def test_report_keys_runtime_specs_by_content(models, tmp_path: Path) -> None:
         (tmp_path / "other" / "onnx" / "encoder.onnx").read_bytes()
     )
     assert _model_key(f"onnx:{tmp_path / 'out'}") != fp32  # a replaced graph is a new model for the caches
+
+
+def test_token_counts_are_the_torch_models(models, tmp_path: Path) -> None:
+    """``count_tokens`` (the usage of /v1/embeddings): the same count, special tokens and truncation to
+    max_seq_length (24 here) included, for the torch folder, its bf16 runtime and its ONNX graph."""
+    export_onnx(models["dual"], tmp_path / "out")
+    texts = _sentences(30) + ["the cat " * 40]  # the last one is truncated
+    torch_counts = load_encoder(str(models["dual"])).count_tokens(texts)
+    assert torch_counts[-1] == 24 and min(torch_counts) >= 3  # [CLS] word(s) [SEP]
+    assert load_encoder(f"onnx:{tmp_path / 'out'}").count_tokens(texts) == torch_counts
+    assert load_encoder(f"bf16:{models['dual']}").count_tokens(texts) == torch_counts

@@ -53,3 +53,9 @@ def test_a_transformer_folder_is_not_static(tiny_tokenizer, tmp_path: Path) -> N
     )
     with pytest.raises(LinguaLiteError, match="not a static model"):
         StaticEncoder(folder)
+
+
+def test_token_counts_are_the_tokens_averaged(static_folder: Path, tiny_tokenizer) -> None:
+    texts = ["the big cat runs", "le chat", "unknownword xyz"]
+    expected = [len(tiny_tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts]
+    assert StaticEncoder(static_folder).count_tokens(texts) == expected

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from lingualite.cli.main import app as cli
 from lingualite.errors import LinguaLiteError
 from lingualite.search import SearchIndex
+from lingualite.search.encoder_check import normalize_spec
 from lingualite.serve.app import create_app
 from lingualite.serve.settings import ServeSettings
 
@@ -83,13 +84,14 @@ def test_cli_refuses_an_index_built_with_another_model(
 
 
 def test_cli_serves_an_index_end_to_end(static_index: tuple[str, Path]) -> None:
+    """Without --model, the model the index was built with; plain progress lines on a non-terminal stderr."""
     model, folder = static_index
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if k != "LINGUALITE_API_KEY"}
-    cmd = [sys.executable, "-m", "lingualite", "serve", "--model", model, "--index", str(folder)]
-    proc = subprocess.Popen([*cmd, "--port", str(port)], env=env, stderr=subprocess.PIPE, text=True)
+    cmd = [sys.executable, "-m", "lingualite", "serve", "--index", str(folder), "--port", str(port)]
+    proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
     try:
         url, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 20
         while True:
@@ -100,11 +102,16 @@ def test_cli_serves_an_index_end_to_end(static_index: tuple[str, Path]) -> None:
                 assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.1)
         assert health["index_size"] == len(DOCS) and health["dimension"] == 16
+        assert health["model"] == normalize_spec(model)  # as the index records it
         hits = httpx.post(f"{url}/search", json={"query": DOCS[4]["text"], "k": 2}).json()["hits"]
         assert hits[0]["doc_id"] == "it-open" and hits[0]["score"] == pytest.approx(1.0, abs=1e-5)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+    lines = proc.stderr.read().splitlines() if proc.stderr else []
+    assert "\r" not in "".join(lines)
+    assert [line.split(" ")[1] for line in lines[:5]] == ["loading", "model", "opening", "index", "serving"]
+    assert lines[3] == f"lingualite: index {folder}: {len(DOCS)} documents"
 
 
 def test_search_and_encode_requests_share_encoder_calls(index: tuple[SearchIndex, HashEncoder]) -> None:

@@ -1,37 +1,65 @@
-"""``lingualite serve``: the HTTP service (``/encode``, ``/search``, ``/health``) and its search page, run by
-uvicorn. Registered on the app in :mod:`lingualite.cli.main`."""
+"""``lingualite serve``: the HTTP service (``/encode``, ``/search``, ``/health``, OpenAI's ``/v1/embeddings``,
+Prometheus' ``/metrics``) and its search page, run by uvicorn. Registered on the app in
+:mod:`lingualite.cli.main`."""
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from lingualite.cli.common import USER_ERRORS, fail
 from lingualite.errors import LinguaLiteError
 
+ModelOption = Annotated[
+    str | None,
+    typer.Option(
+        help="A model folder, a baseline name (use-m, minilm, e5-small), or onnx:FOLDER / onnx-int8:FOLDER / "
+        "static:FOLDER / bf16:FOLDER. Default with --index: the model the index was built with."
+    ),
+]
+IndexOption = Annotated[
+    Path | None, typer.Option(help="A search index folder (built with the same --model) for /search.")
+]
+ApiKeyEnvOption = Annotated[
+    str, typer.Option(help="Environment variable holding the API key (none set: no key, loopback only).")
+]
+AllowedHostOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allowed-host",
+        help="A Host name the server also answers to (repeat for more; '*.example.org' for subdomains, "
+        "'*' for any). Default: localhost, 127.0.0.1, ::1 and --host (a wildcard --host: also this "
+        "machine's names and addresses). Other Host headers get 400: this stops DNS-rebinding pages.",
+    ),
+]
+ReadTimeoutOption = Annotated[
+    float,
+    typer.Option(
+        min=0.001, help="Seconds a client has to send a request's headers, and again its body (else 408)."
+    ),
+]
+ServedNameOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--served-model-name",
+        help="A name clients may give as 'model' in /v1/embeddings (repeat for more; the first is the name "
+        "the server shows). The spec and the model folder's name are always accepted.",
+    ),
+]
+
 
 def serve_command(
-    model: Annotated[
-        str,
-        typer.Option(
-            help="A model folder, a baseline name (use-m, minilm, e5-small), or onnx:FOLDER / onnx-int8:FOLDER / "
-            "static:FOLDER / bf16:FOLDER."
-        ),
-    ],
-    index: Annotated[
-        Path | None, typer.Option(help="A search index folder (built with the same --model) for /search.")
-    ] = None,
+    model: ModelOption = None,
+    index: IndexOption = None,
     host: Annotated[
         str, typer.Option(help="Address to bind; anything but loopback needs an API key.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port.")] = 8000,
-    api_key_env: Annotated[
-        str,
-        typer.Option(help="Environment variable holding the API key (none set: no key, loopback only)."),
-    ] = "LINGUALITE_API_KEY",
+    api_key_env: ApiKeyEnvOption = "LINGUALITE_API_KEY",
     max_batch: Annotated[
         int, typer.Option(min=1, help="Texts per encoder call when requests share one (1: no batching).")
     ] = 64,
@@ -39,42 +67,35 @@ def serve_command(
         float, typer.Option(min=0.0, help="How long a request waits for others to share its encoder call.")
     ] = 5.0,
     max_texts: Annotated[
-        int, typer.Option(min=1, help="Texts per /encode call (queries per /search).")
+        int, typer.Option(min=1, help="Texts per /encode or /v1/embeddings call (queries per /search).")
     ] = 256,
     max_chars: Annotated[int, typer.Option(min=1, help="Characters per text.")] = 2000,
     max_body_bytes: Annotated[int, typer.Option(min=1, help="Request body size (larger: 413).")] = 1_000_000,
     max_k: Annotated[int, typer.Option(min=1, help="Largest k of /search.")] = 100,
     threads: Annotated[int | None, typer.Option(min=1, help="CPU threads (default: all available).")] = None,
-    allowed_host: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allowed-host",
-            help="A Host name the server also answers to (repeat for more; '*.example.org' for subdomains, "
-            "'*' for any). Default: localhost, 127.0.0.1, ::1 and --host (a wildcard --host: also this "
-            "machine's names and addresses). Other Host headers get 400: this stops DNS-rebinding pages.",
-        ),
-    ] = None,
-    read_timeout: Annotated[
-        float,
-        typer.Option(
-            min=0.001, help="Seconds a client has to send a request's headers, and again its body (else 408)."
-        ),
-    ] = 10.0,
+    allowed_host: AllowedHostOption = None,
+    read_timeout: ReadTimeoutOption = 10.0,
+    served_model_name: ServedNameOption = None,
 ) -> None:
     """Serve sentence vectors and semantic search over HTTP, with a search page at /.
 
     POST /encode {"texts": [...]} -> vectors; POST /search {"query": "...", "k": 10} -> ranked hits;
-    GET /health -> model, dimension, index size; the API schema is at /openapi.json. Concurrent requests
-    share encoder calls (micro-batching: up to --max-batch texts or --max-wait-ms); a request that makes the
-    encoder fail is isolated from its batch, so other clients' requests still succeed. The API key is read
-    from the environment (never the command line, where `ps` shows it) and is required off loopback. Only
-    requests whose Host header names this server are answered (--allowed-host adds names).
+    POST /v1/embeddings -> OpenAI's embeddings API (for OpenAI's client, LangChain, LlamaIndex);
+    GET /metrics -> Prometheus metrics; GET /health -> model, dimension, index size; the API schema is at
+    /openapi.json. Vectors are L2-normalised (unit length) unless /encode is asked "normalize": false.
+    Concurrent requests share encoder calls (micro-batching: up to --max-batch texts or --max-wait-ms); a
+    request that makes the encoder fail is isolated from its batch, so other clients' requests still succeed.
+    The API key is read from the environment (never the command line, where `ps` shows it), is required off
+    loopback and guards every route but the page. Only requests whose Host header names this server are
+    answered (--allowed-host adds names).
 
     \b
     Examples:
       lingualite serve --model runs/distill --index runs/docs-index      # http://127.0.0.1:8000/
+      lingualite serve --index runs/docs-index          # the model the index was built with
       LINGUALITE_API_KEY=s3cret lingualite serve --model onnx-int8:runs/distill-onnx --host 0.0.0.0
       curl -s localhost:8000/encode -H 'content-type: application/json' -d '{"texts": ["Bonjour"]}'
+      curl -s localhost:8000/v1/embeddings -H 'content-type: application/json' -d '{"input": "Bonjour"}'
     """
     from lingualite.serve.auth import check_bind
     from lingualite.serve.settings import ServeSettings
@@ -82,53 +103,77 @@ def serve_command(
     try:
         key = os.environ.get(api_key_env) or None
         check_bind(host, key)  # before the (slow) model load
+        spec = _model_to_serve(model, index)
+        limits = {
+            "max_texts": max_texts,
+            "max_chars": max_chars,
+            "max_body_bytes": max_body_bytes,
+            "max_k": max_k,
+        }
         settings = ServeSettings(
             host=host,
             port=port,
             api_key=key,
-            model_spec=model,
+            model_spec=spec,
             max_batch=max_batch,
             max_wait_ms=max_wait_ms,
-            max_texts=max_texts,
-            max_chars=max_chars,
-            max_body_bytes=max_body_bytes,
-            max_k=max_k,
             allowed_hosts=tuple(allowed_host or ()),
             read_timeout=read_timeout,
+            served_model_names=tuple(served_model_name or ()),
+            **limits,
         )
-        app = _build_app(model, index, settings, threads)
+        app = _build_app(spec, index, settings, threads)
     except USER_ERRORS as exc:
         fail(exc)
     except ImportError as exc:
         fail(LinguaLiteError(f"serve needs the serve extra: pip install 'lingualite[serve]' ({exc})"))
+    _run(app, settings)
+
+
+def _run(app: Any, settings: Any) -> None:
     import uvicorn
 
     from lingualite.serve.protocol import uvicorn_options
 
-    typer.echo(f"lingualite: serving {model} on http://{_url_host(host)}:{port}/", err=True)
-    uvicorn.run(app, host=host, port=port, **uvicorn_options(settings))
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    _say(f"serving {settings.model_spec} on http://{host}:{settings.port}/")
+    uvicorn.run(app, host=settings.host, port=settings.port, **uvicorn_options(settings))
 
 
-def _url_host(host: str) -> str:
-    return f"[{host}]" if ":" in host else host
+def _say(line: str) -> None:
+    """One plain progress line on stderr (no bar, no carriage return: readable under nohup and in CI logs)."""
+    typer.echo(f"lingualite: {line}", err=True)
 
 
 def _build_app(model: str, index: Path | None, settings: object, threads: int | None) -> object:
+    from lingualite.encoders.base import require_standalone
     from lingualite.encoders.loading import load_encoder
     from lingualite.serve.app import create_app
 
-    if index is not None:
-        _check_index_model(index, model)  # before the (slow) model load
+    _say(f"loading model {model} ...")
+    started = time.perf_counter()
     encoder = load_encoder(model, threads=threads)
+    require_standalone(encoder, "serve requests (each is encoded on its own)")
+    _say(f"model loaded in {time.perf_counter() - started:.1f} s ({encoder.dimension} dimensions)")
     opened = None
     if index is not None:
         from lingualite.search import SearchIndex
 
+        _say(f"opening index {index} ...")
         opened = SearchIndex.open(index, encoder=encoder)  # also compares the recorded probe vectors
+        _say(f"index {index}: {len(opened):,} documents")
     return create_app(encoder, opened, settings)  # type: ignore[arg-type]
 
 
-def _check_index_model(index: Path, model: str) -> None:
+def _model_to_serve(model: str | None, index: Path | None) -> str:
+    """``model``, or the model ``index`` was built with when none is given; refuses a ``model`` that is not
+    the index's (before the slow model load)."""
+    if index is None:
+        if model is None:
+            raise LinguaLiteError(
+                "serve: give --model (or --index, to serve the model the index was built with)"
+            )
+        return model
     from lingualite.search.encoder_check import normalize_spec
     from lingualite.search.store import DB_NAME, DocumentStore
 
@@ -137,8 +182,13 @@ def _check_index_model(index: Path, model: str) -> None:
         built = store.read_info().get("model_spec")
     finally:
         store.close()
+    if model is None:
+        if built is None:
+            raise LinguaLiteError(f"{index}: does not record the model it was built with; give --model")
+        return str(built)
     if built is not None and built != normalize_spec(model):
         raise LinguaLiteError(
             f"{index}: was built with model {built}, not {normalize_spec(model)}; serve it with "
-            f"--model {built} or build a new index"
+            f"--model {built} (or leave --model out) or build a new index"
         )
+    return model

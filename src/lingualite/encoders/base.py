@@ -30,6 +30,8 @@ class Encoder(Protocol):
       encodes them differently from documents (e5: ``query:`` prefix; ``encode`` is the ``passage:`` side).
       IR tasks call it for queries and ``encode`` for documents; encoders without it use ``encode`` for both.
     - ``num_parameters() -> int | None`` and ``size_on_disk_bytes() -> int | None``: for efficiency reports.
+    - ``count_tokens(texts) -> list[int]``: the tokens the model reads for each text (by its own tokenizer,
+      special tokens included, after its truncation): the ``usage`` of ``/v1/embeddings``.
     """
 
     name: str

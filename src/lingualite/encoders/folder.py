@@ -124,6 +124,23 @@ class SentenceTransformerEncoder:
             raise ModelFolderError(self.path, f"gives vectors of shape {vectors.shape} or non-finite values")
         return vectors
 
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        """Tokens the model reads per text: its tokenizer's ids, special tokens included, truncated to the
+        model's ``max_seq_length`` as :meth:`encode` truncates them."""
+        if not texts:
+            return []
+        # sentence-transformers >= 6 renamed the method (the old name warns); 3.x-5.x only have the old one
+        preprocess = getattr(self.model, "preprocess", None) or self.model.tokenize
+        features = preprocess(list(texts))
+        mask = features.get("attention_mask")
+        if mask is not None:
+            return [int(n) for n in mask.sum(dim=1).tolist()]
+        offsets = features.get("offsets")  # a StaticEmbedding module: flat ids, one offset per text
+        if offsets is not None:
+            ends = [*offsets.tolist()[1:], int(features["input_ids"].numel())]
+            return [int(end - begin) for begin, end in zip(offsets.tolist(), ends, strict=True)]
+        return [int(ids.numel()) for ids in features["input_ids"]]
+
     def unknown_report(self, texts: list[str]) -> tuple[float, int]:
         """(share of tokens unknown to the vocabulary, sentences made only of unknown tokens) for ``texts``."""
         from lingualite.models.loading import unknown_token_share

@@ -116,6 +116,10 @@ class OnnxEncoder:
             out[rows] = vectors
         return out
 
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        """Tokens the graph reads per text (special tokens included, truncated as :meth:`encode` does)."""
+        return [len(e.ids) for e in self.tokenizer.encode_batch(list(texts))]
+
     def num_parameters(self) -> int:
         """Elements of the graph's weights (an int8 weight counts as one)."""
         import onnx

@@ -93,6 +93,10 @@ class StaticEncoder:
         )
         return np.asarray(counts @ self.table) / np.maximum(lengths, 1)[:, None].astype(np.float32)
 
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        """Tokens averaged per text (no special tokens, truncated as :meth:`encode` does)."""
+        return [len(e.ids) for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+
     def num_parameters(self) -> int:
         return int(self.table.size)
 

@@ -1,11 +1,13 @@
-"""The HTTP service: ``POST /encode``, ``POST /search``, ``GET /health`` and the search page at ``GET /``.
+"""The HTTP service: ``POST /encode``, ``POST /search``, ``GET /health``, OpenAI's ``POST /v1/embeddings``,
+Prometheus' ``GET /metrics`` and the search page at ``GET /``.
 
 :func:`create_app` wires the pieces: :mod:`~lingualite.serve.service` (what the endpoints do, through
 :mod:`~lingualite.serve.batching`: concurrent requests share encoder calls in one worker thread),
 :mod:`~lingualite.serve.limits` (413 / 408 / 422), :mod:`~lingualite.serve.auth` (optional API key, required
-off loopback), :mod:`~lingualite.serve.hosts` (trusted ``Host`` names, 400) and JSON errors
-(:mod:`~lingualite.serve.errors`), every one of them JSON, unexpected exceptions included. The layers, outermost
-first: JSON errors, trusted hosts, API key, body limit, the routes.
+off loopback), :mod:`~lingualite.serve.hosts` (trusted ``Host`` names, 400), JSON errors
+(:mod:`~lingualite.serve.errors`), every one of them JSON, unexpected exceptions included, and metrics
+(:mod:`~lingualite.serve.metrics`). The layers, outermost first: metrics, JSON errors, trusted hosts, API key,
+body limit, the routes.
 
 The API schema is served at ``/openapi.json``; FastAPI's ``/docs`` and ``/redoc`` pages are turned off because
 they load their JavaScript and CSS from a CDN and would be blank on an offline machine.
@@ -36,7 +38,10 @@ from lingualite.serve.errors import (
 )
 from lingualite.serve.hosts import TrustedHostMiddleware, allowed_hosts
 from lingualite.serve.limits import BodyLimitMiddleware
+from lingualite.serve.metrics import CONTENT_TYPE_LATEST, MetricsMiddleware, ServeMetrics
 from lingualite.serve.schemas import (
+    EmbeddingsRequest,
+    EmbeddingsResponse,
     EncodeRequest,
     EncodeResponse,
     HealthResponse,
@@ -72,7 +77,8 @@ def create_app(encoder: Encoder, index: Any = None, settings: ServeSettings | No
     settings = settings or ServeSettings()
     check_bind(settings.host, settings.api_key)
     hosts = allowed_hosts(settings.host, settings.allowed_hosts)
-    service = Service(encoder, index, settings)
+    metrics = ServeMetrics()
+    service = Service(encoder, index, settings, metrics)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -98,8 +104,10 @@ def create_app(encoder: Encoder, index: Any = None, settings: ServeSettings | No
     if settings.api_key is not None:  # outside the body limit: checked before the body is read
         app.add_middleware(ApiKeyMiddleware, api_key=settings.api_key)
     app.add_middleware(TrustedHostMiddleware, patterns=hosts)
-    app.add_middleware(JsonErrorMiddleware)  # added last: the outermost layer
+    app.add_middleware(JsonErrorMiddleware)
     _add_routes(app, service, _page())
+    routes = frozenset(str(getattr(route, "path", "")) for route in app.routes)
+    app.add_middleware(MetricsMiddleware, metrics=metrics, routes=routes)  # added last: the outermost layer
     return app
 
 
@@ -117,6 +125,18 @@ def _add_routes(app: FastAPI, service: Service, page: str) -> None:
     async def encode(request: EncodeRequest) -> Response:
         """One float32 vector per text (L2-normalised unless ``normalize`` is false)."""
         return _json(await service.encode(request))
+
+    @app.post("/v1/embeddings", response_model=EmbeddingsResponse)
+    async def embeddings(request: EmbeddingsRequest) -> Response:
+        """OpenAI's embeddings API: unit vectors of ``input`` (errors in OpenAI's shape)."""
+        return _json(await service.embeddings(request))
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        """Prometheus metrics (text format)."""
+        if service.metrics.index_documents is not None:
+            service.metrics.index_documents.set(await service.index_documents())
+        return Response(service.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
     @app.post("/search", response_model=SearchResponse)
     async def search(request: SearchRequest) -> Response:

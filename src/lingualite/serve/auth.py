@@ -77,4 +77,5 @@ class ApiKeyMiddleware:
             401,
             "missing or wrong API key: send it as 'X-API-Key: KEY' or 'Authorization: Bearer KEY'",
             [(b"www-authenticate", b"Bearer")],
+            path=scope["path"],
         )

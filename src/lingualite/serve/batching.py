@@ -22,6 +22,11 @@ Design
   a batch of ``n`` costs about ``2 log2(n)`` extra calls; the isolated failures are counted
   (``BatchStats.failed``). Texts that break lingualite's text rule never get this far (the service refuses
   them with 422 first); this is for what is left: a text the model itself cannot take.
+- **Token counts** (``encode_counting``, for the ``usage`` of OpenAI's API) are taken in the same worker
+  thread, in the same call, for the requests that ask: a tokenizer is never used by two threads at once
+  (Hugging Face's fast tokenizers raise "Already borrowed" when they are).
+- An optional :class:`BatchObserver` sees each call's size, its encoder time and how long its requests
+  waited in the queue (the service's Prometheus metrics).
 """
 
 from __future__ import annotations
@@ -32,10 +37,21 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
-__all__ = ["BatchStats", "MicroBatcher", "dense_float32"]
+__all__ = ["BatchObserver", "BatchStats", "MicroBatcher", "dense_float32"]
+
+_Result = tuple[np.ndarray, list[int] | None]  # a request's vectors, and its token counts when it asked
+
+
+class BatchObserver(Protocol):
+    """What a batcher reports, for metrics: one successful encoder call, and one request isolated as failing."""
+
+    def encoder_call(self, texts: int, seconds: float, waits: list[float]) -> None: ...
+
+    def isolated_failure(self) -> None: ...
 
 
 def dense_float32(vectors: object) -> np.ndarray:
@@ -60,7 +76,8 @@ class BatchStats:
 @dataclass
 class _Pending:
     texts: list[str]
-    future: asyncio.Future[np.ndarray]
+    future: asyncio.Future[_Result]
+    counted: bool = False
     arrived: float = field(default_factory=time.monotonic)
 
 
@@ -71,6 +88,8 @@ class MicroBatcher:
     :param executor: the single worker thread (shared with other batchers of the same encoder).
     :param max_batch: most texts per call, unless one request alone has more.
     :param max_wait_ms: how long the oldest queued request waits for company.
+    :param count_tokens: ``list[str] -> list[int]``, tokens per text, for :meth:`encode_counting`.
+    :param observer: told about each call (metrics).
     """
 
     def __init__(
@@ -79,8 +98,12 @@ class MicroBatcher:
         executor: ThreadPoolExecutor,
         max_batch: int = 64,
         max_wait_ms: float = 5.0,
+        count_tokens: Callable[[list[str]], list[int]] | None = None,
+        observer: BatchObserver | None = None,
     ) -> None:
         self.encode_fn = encode
+        self.count_fn = count_tokens
+        self.observer = observer
         self.executor = executor
         self.max_batch = max_batch
         self.max_wait = max_wait_ms / 1000.0
@@ -108,10 +131,21 @@ class MicroBatcher:
 
     async def encode(self, texts: list[str]) -> np.ndarray:
         """The float32 ``(len(texts), d)`` vectors of ``texts``, encoded together with concurrent requests."""
+        return (await self._submit(texts, counted=False))[0]
+
+    async def encode_counting(self, texts: list[str]) -> tuple[np.ndarray, list[int]]:
+        """:meth:`encode`, and the tokens of each text (``count_tokens``, in the same worker call)."""
+        if self.count_fn is None:
+            raise RuntimeError("this MicroBatcher was made without count_tokens")
+        vectors, counts = await self._submit(texts, counted=True)
+        assert counts is not None
+        return vectors, counts
+
+    async def _submit(self, texts: list[str], counted: bool) -> _Result:
         if self._task is None or self._arrived is None:
             raise RuntimeError("MicroBatcher.start() was not called")
-        future: asyncio.Future[np.ndarray] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Pending(list(texts), future))
+        future: asyncio.Future[_Result] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Pending(list(texts), future, counted))
         self._queued_texts += len(texts)
         self._arrived.set()
         return await future
@@ -148,8 +182,10 @@ class MicroBatcher:
         if not batch:
             return
         texts = [t for item in batch for t in item.texts]
+        counted = [t for item in batch if item.counted for t in item.texts]
+        started = time.monotonic()
         try:
-            vectors = await self._call(texts)
+            vectors, counts, seconds = await self._call(texts, counted)
         except Exception as exc:
             self.stats.failed_calls += 1
             await self._isolate(batch, exc)
@@ -161,24 +197,43 @@ class MicroBatcher:
         self.stats.texts += len(texts)
         self.stats.calls += 1
         self.stats.largest = max(self.stats.largest, len(texts))
-        start = 0
+        if self.observer is not None:
+            self.observer.encoder_call(len(texts), seconds, [started - item.arrived for item in batch])
+        start = counted_start = 0
         for item in batch:
-            if not item.future.done():
-                item.future.set_result(vectors[start : start + len(item.texts)])
+            rows = vectors[start : start + len(item.texts)]
             start += len(item.texts)
+            item_counts = None
+            if item.counted and counts is not None:
+                item_counts = counts[counted_start : counted_start + len(item.texts)]
+                counted_start += len(item.texts)
+            if not item.future.done():
+                item.future.set_result((rows, item_counts))
 
-    async def _call(self, texts: list[str]) -> np.ndarray:
-        loop = asyncio.get_running_loop()
-        vectors = await loop.run_in_executor(self.executor, lambda: dense_float32(self.encode_fn(texts)))
+    async def _call(self, texts: list[str], counted: list[str]) -> tuple[np.ndarray, list[int] | None, float]:
+        """The vectors of ``texts``, the token counts of ``counted`` and the encoder's seconds, in the worker."""
+
+        def work() -> tuple[np.ndarray, list[int] | None, float]:
+            t0 = time.perf_counter()
+            vectors = dense_float32(self.encode_fn(texts))
+            seconds = time.perf_counter() - t0
+            counts = [int(n) for n in self.count_fn(counted)] if counted and self.count_fn else None
+            return vectors, counts, seconds
+
+        vectors, counts, seconds = await asyncio.get_running_loop().run_in_executor(self.executor, work)
         if vectors.ndim != 2 or vectors.shape[0] != len(texts):
             raise RuntimeError(f"the encoder returned shape {vectors.shape} for {len(texts)} texts")
-        return vectors
+        if counted and (counts is None or len(counts) != len(counted)):
+            raise RuntimeError(f"the tokenizer returned {len(counts or [])} counts for {len(counted)} texts")
+        return vectors, counts, seconds
 
     async def _isolate(self, batch: list[_Pending], error: Exception) -> None:
         """The call on ``batch`` failed: a lone request gets ``error``; a larger batch is tried again in two
         halves (each split again if it fails), so only the requests that make the call fail get an error."""
         if len(batch) == 1:
             self.stats.failed += 1
+            if self.observer is not None:
+                self.observer.isolated_failure()
             _fail(batch, error)
             return
         middle = len(batch) // 2

@@ -1,5 +1,9 @@
 """Every error the service returns is JSON ``{"error": "one line a person can act on"}`` (+ ``detail``).
 
+On the OpenAI-compatible routes (``/v1/...``) the same errors take OpenAI's shape instead,
+``{"error": {"message": ..., "type": ..., "param": ..., "code": ...}}`` (:func:`error_body` decides by the
+path), so that OpenAI's clients show the message; request validation errors there are 400, as OpenAI answers.
+
 Starlette answers an unexpected exception with a plain-text 500 and uvicorn logs its traceback;
 :class:`JsonErrorMiddleware` (the outermost layer) answers it in the same JSON shape instead, and logs one
 line: no traceback reaches a client or the log.
@@ -18,9 +22,11 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 __all__ = [
+    "OPENAI_PREFIX",
     "ApiError",
     "JsonErrorMiddleware",
     "api_error_handler",
+    "error_body",
     "http_error_handler",
     "send_error",
     "shown",
@@ -35,21 +41,46 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 logger = logging.getLogger("lingualite.serve")
 
+OPENAI_PREFIX = "/v1/"
+# OpenAI's error ``code`` for the statuses that have a fixed one (others: None, or the ApiError's own code).
+_OPENAI_CODES = {401: "invalid_api_key", 408: "timeout", 413: "request_too_large"}
+
 
 class ApiError(Exception):
-    """A request the service refuses: HTTP ``status`` and a one-line ``message``."""
+    """A request the service refuses: HTTP ``status`` and a one-line ``message``; ``param`` (the request
+    field at fault) and ``code`` (e.g. ``model_not_found``) are shown on the OpenAI-compatible routes."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, param: str | None = None, code: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.param = param
+        self.code = code
+
+
+def error_body(
+    path: str, status: int, message: str, param: str | None = None, code: str | None = None
+) -> dict[str, Any]:
+    """The JSON of an error answered on ``path``: lingualite's ``{"error": message}``, or OpenAI's shape
+    (``type`` ``invalid_request_error`` for a 4xx, ``server_error`` for a 5xx) under ``/v1/``."""
+    if not path.startswith(OPENAI_PREFIX):
+        return {"error": message}
+    kind = "server_error" if status >= 500 else "invalid_request_error"
+    return {
+        "error": {"message": message, "type": kind, "param": param, "code": code or _OPENAI_CODES.get(status)}
+    }
 
 
 async def send_error(
-    send: Send, status: int, message: str, headers: list[tuple[bytes, bytes]] | None = None
+    send: Send,
+    status: int,
+    message: str,
+    headers: list[tuple[bytes, bytes]] | None = None,
+    path: str = "",
 ) -> None:
-    """Answer from raw ASGI middleware (before FastAPI sees the request)."""
-    body = json.dumps({"error": message}).encode()
+    """Answer from raw ASGI middleware (before FastAPI sees the request); ``path``: the request's, which
+    chooses the error's shape (:func:`error_body`)."""
+    body = json.dumps(error_body(path, status, message)).encode()
     await send(
         {
             "type": "http.response.start",
@@ -88,6 +119,11 @@ def validation_message(errors: list[dict[str, Any]]) -> str:
 async def validation_error_handler(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = list(exc.errors())
+    if request.url.path.startswith(OPENAI_PREFIX):  # OpenAI answers a malformed request with 400
+        loc = [str(p) for p in (errors[0].get("loc", ()) if errors else ()) if p != "body"]
+        param = shown(".".join(loc)) if loc and errors[0].get("type") != "json_invalid" else None
+        body = error_body(request.url.path, 400, validation_message(errors), param)
+        return JSONResponse(body, status_code=400)
     detail = [
         {
             "type": e.get("type"),
@@ -101,14 +137,16 @@ async def validation_error_handler(request: Request, exc: Exception) -> JSONResp
 
 async def api_error_handler(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return JSONResponse({"error": exc.message}, status_code=exc.status)
+    body = error_body(request.url.path, exc.status, exc.message, exc.param, exc.code)
+    return JSONResponse(body, status_code=exc.status)
 
 
 async def http_error_handler(request: Request, exc: Exception) -> JSONResponse:
     """Starlette's own errors (404 unknown path, 405 wrong method) in the same ``{"error": ...}`` shape."""
     assert isinstance(exc, HTTPException)
     message = f"{exc.detail}: {request.method} {shown(request.url.path)}"
-    return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+    body = error_body(request.url.path, exc.status_code, message)
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 def one_line(exc: BaseException) -> str:
@@ -139,4 +177,4 @@ class JsonErrorMiddleware:
         except Exception as exc:
             logger.error("%s %s failed: %s", scope.get("method"), scope.get("path"), one_line(exc))
             if not started:  # else the answer is half sent: the server closes the connection
-                await send_error(send, 500, f"internal error: {one_line(exc)}")
+                await send_error(send, 500, f"internal error: {one_line(exc)}", path=scope.get("path", ""))

@@ -119,4 +119,5 @@ class TrustedHostMiddleware:
             400,
             f"{shown} is not a name this server answers to; start it with --allowed-host NAME to add one "
             "(the check stops DNS-rebinding pages from reading a local server)",
+            path=scope["path"],
         )

@@ -50,17 +50,17 @@ class BodyLimitMiddleware:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await send_error(send, 413, _too_large(int(declared), self.limit))
+            await send_error(send, 413, _too_large(int(declared), self.limit), path=scope["path"])
             return
         try:
             async with asyncio.timeout(self.timeout):
                 body = await self._read(receive)
         except TimeoutError:
             message = f"the request body did not arrive within {self.timeout:g} s (--read-timeout)"
-            await send_error(send, 408, message, [(b"connection", b"close")])
+            await send_error(send, 408, message, [(b"connection", b"close")], path=scope["path"])
             return
         except _TooLarge as exc:
-            await send_error(send, 413, str(exc))
+            await send_error(send, 413, str(exc), path=scope["path"])
             return
         if body is None:  # the client went away
             return
@@ -89,26 +89,29 @@ class BodyLimitMiddleware:
                 return b"".join(chunks)
 
 
-def check_texts(texts: list[str], settings: ServeSettings, what: str = "texts") -> None:
-    """422 for an empty list, more than ``max_texts`` texts, a text over ``max_chars`` characters, an empty
-    text (there is nothing to encode: a model would give a vector that means nothing) or a text that breaks the
-    rule of :mod:`lingualite.text_sanitation` (a NUL, a lone surrogate from a ``"\\ud800"`` escape)."""
+def check_texts(texts: list[str], settings: ServeSettings, what: str = "texts", status: int = 422) -> None:
+    """``status`` (422; 400 on the OpenAI-compatible route, as OpenAI answers) for an empty list, more than
+    ``max_texts`` texts, a text over ``max_chars`` characters, an empty text (there is nothing to encode: a
+    model would give a vector that means nothing) or a text that breaks the rule of
+    :mod:`lingualite.text_sanitation` (a NUL, a lone surrogate from a ``"\\ud800"`` escape)."""
     if not texts:
-        raise ApiError(422, f"{what}: give at least one")
+        raise ApiError(status, f"{what}: give at least one", what)
     if len(texts) > settings.max_texts:
         raise ApiError(
-            422,
+            status,
             f"{what}: {len(texts)} given; this server takes at most {settings.max_texts} per call (--max-texts)",
+            what,
         )
     for i, text in enumerate(texts):
         if len(text) > settings.max_chars:
             raise ApiError(
-                422,
+                status,
                 f"{what}.{i}: {len(text):,} characters; this server takes at most {settings.max_chars:,} per text "
                 "(--max-chars)",
+                what,
             )
         if not text.strip():
-            raise ApiError(422, f"{what}.{i}: empty text; there is nothing to encode")
+            raise ApiError(status, f"{what}.{i}: empty text; there is nothing to encode", what)
         problem = text_problem(text)
         if problem is not None:
-            raise ApiError(422, f"{what}.{i}: {problem.reason}")
+            raise ApiError(status, f"{what}.{i}: {problem.reason}", what)

@@ -6,11 +6,20 @@ unknown fields, so a typo such as ``"text"`` is reported instead of ignored.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-__all__ = ["EncodeRequest", "EncodeResponse", "HealthResponse", "HitOut", "SearchRequest", "SearchResponse"]
+__all__ = [
+    "EmbeddingsRequest",
+    "EmbeddingsResponse",
+    "EncodeRequest",
+    "EncodeResponse",
+    "HealthResponse",
+    "HitOut",
+    "SearchRequest",
+    "SearchResponse",
+]
 
 _STRICT = ConfigDict(strict=True, extra="forbid")
 
@@ -60,3 +69,44 @@ class HealthResponse(BaseModel):
     index_size: int | None
     limits: dict[str, int]
     batching: dict[str, float]
+
+
+# `input` is checked by the service (lingualite.serve.openai_api.input_texts), not by pydantic: a token array
+# is a valid OpenAI request this server cannot take (422), anything else that is not text is a 400.
+_INPUT_SCHEMA = WithJsonSchema(
+    {
+        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+        "description": "A text or a list of texts (token arrays are refused: this server tokenizes itself).",
+    }
+)
+
+
+class EmbeddingsRequest(BaseModel):
+    """OpenAI's embeddings request (``POST /v1/embeddings``)."""
+
+    model_config = _STRICT
+    input: Annotated[Any, _INPUT_SCHEMA]
+    model: str | None = Field(None, description="The served model's name (see /health); optional.")
+    dimensions: int | None = Field(None, ge=1, description="Keep the first N dimensions, renormalised.")
+    encoding_format: Literal["float", "base64"] | None = Field(
+        None, description="float (default) or base64 (little-endian float32 bytes)."
+    )
+    user: str | None = Field(None, description="Accepted and ignored.")
+
+
+class EmbeddingOut(BaseModel):
+    object: Literal["embedding"]
+    index: int
+    embedding: list[float] | str
+
+
+class Usage(BaseModel):
+    prompt_tokens: int
+    total_tokens: int
+
+
+class EmbeddingsResponse(BaseModel):
+    object: Literal["list"]
+    data: list[EmbeddingOut]
+    model: str
+    usage: Usage

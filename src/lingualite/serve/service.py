@@ -1,4 +1,6 @@
-"""What the endpoints do, apart from HTTP: encode through the micro-batchers, search the index, report health.
+"""What the endpoints do, apart from HTTP: encode through the micro-batchers (``/encode`` and OpenAI's
+``/v1/embeddings``, whose request and answer :mod:`lingualite.serve.openai_api` reads and writes), search the
+index, report health.
 
 One :class:`Service` per app holds the encoder, the optional :class:`lingualite.search.SearchIndex`, the
 single worker thread and the batchers (``/encode`` and ``/search`` share one unless the encoder encodes
@@ -26,7 +28,16 @@ from lingualite.retrieval import normalize_rows
 from lingualite.serve.batching import MicroBatcher
 from lingualite.serve.errors import ApiError
 from lingualite.serve.limits import check_texts
-from lingualite.serve.schemas import EncodeRequest, SearchRequest
+from lingualite.serve.metrics import ServeMetrics
+from lingualite.serve.openai_api import (
+    ModelNames,
+    check_dimensions,
+    embeddings_body,
+    input_texts,
+    token_counter,
+    truncate_and_renormalise,
+)
+from lingualite.serve.schemas import EmbeddingsRequest, EncodeRequest, SearchRequest
 from lingualite.serve.settings import ServeSettings
 from lingualite.strict_json import finite_or_none
 from lingualite.text_sanitation import InvalidTextError
@@ -55,19 +66,28 @@ def check_index(index: Any, encoder: Encoder, model_spec: str | None) -> None:
 
 
 class Service:
-    """The encoder, index and batchers behind one app; :meth:`start` / :meth:`stop` on the event loop."""
+    """The encoder, index and batchers behind one app; :meth:`start` / :meth:`stop` on the event loop.
+    ``metrics``: where requests and batches are counted (a registry of its own when not given)."""
 
-    def __init__(self, encoder: Encoder, index: Any, settings: ServeSettings) -> None:
+    def __init__(
+        self, encoder: Encoder, index: Any, settings: ServeSettings, metrics: ServeMetrics | None = None
+    ) -> None:
         require_standalone(encoder, "serve requests (each is encoded on its own)")
         if index is not None:
             check_index(index, encoder, settings.model_spec)
         self.encoder, self.index, self.settings = encoder, index, settings
-        self.model = settings.model_spec or encoder.name
+        self.names = ModelNames(settings, encoder.name)
+        self.model = self.names.primary
+        self.metrics = metrics or ServeMetrics()
+        self.metrics.describe(self.names.names, int(encoder.dimension), index is not None)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lingualite-encode")
-        self.docs = MicroBatcher(encoder.encode, self.worker, settings.max_batch, settings.max_wait_ms)
+        batching = (self.worker, settings.max_batch, settings.max_wait_ms)
+        self.docs = MicroBatcher(
+            encoder.encode, *batching, token_counter(encoder), self.metrics.batcher("documents")
+        )
         encode_queries = getattr(encoder, "encode_queries", None)
         self.queries = (
-            MicroBatcher(encode_queries, self.worker, settings.max_batch, settings.max_wait_ms)
+            MicroBatcher(encode_queries, *batching, observer=self.metrics.batcher("queries"))
             if callable(encode_queries)
             else self.docs
         )
@@ -83,11 +103,15 @@ class Service:
         self.worker.shutdown(wait=True)
 
     async def _vectors(
-        self, batcher: MicroBatcher, texts: list[str], unit: bool, what: str = "texts"
-    ) -> np.ndarray:
-        """The vectors of ``texts`` (one request), checked finite; ``unit``: a zero vector is a 422."""
+        self, batcher: MicroBatcher, texts: list[str], unit: bool, what: str = "texts", counted: bool = False
+    ) -> tuple[np.ndarray, list[int]]:
+        """The vectors of ``texts`` (one request), checked finite; ``unit``: a zero vector is a 422.
+        ``counted``: with the tokens of each text (else an empty list)."""
         try:
-            vectors = await batcher.encode(texts)
+            if counted:
+                vectors, counts = await batcher.encode_counting(texts)
+            else:
+                vectors, counts = await batcher.encode(texts), []
         except InvalidTextError as exc:  # the encoder's own check of the text rule
             raise ApiError(422, f"{what}: {exc}") from exc
         except Exception as exc:
@@ -102,7 +126,7 @@ class Service:
                     f"{what}.{int(zero[0])}: the model has no token for this text (its vector is all zeros, so "
                     "it has no direction to normalise or search by)",
                 )
-        return vectors
+        return vectors, counts
 
     async def _on_index(self, fn: Any, *args: Any) -> Any:
         """``fn(*args)`` on the index in the worker thread; 409 when it holds no documents, 503 when it cannot
@@ -120,6 +144,13 @@ class Service:
     def _search_index(self, vectors: np.ndarray, k: int) -> list[Any]:
         self.index.require_documents()
         return self.index.search_vectors(vectors, k)
+
+    async def index_documents(self) -> float:
+        """Documents in the index, NaN while it cannot be read (for the metrics)."""
+        try:
+            return float(await self._on_index(len, self.index))
+        except ApiError:
+            return float("nan")
 
     async def health(self) -> dict[str, Any]:
         s, stats = self.settings, self.docs.stats
@@ -142,10 +173,33 @@ class Service:
 
     async def encode(self, request: EncodeRequest) -> dict[str, Any]:
         check_texts(request.texts, self.settings)
-        vectors = await self._vectors(self.docs, request.texts, request.normalize)
+        self.metrics.texts.labels("/encode").observe(len(request.texts))
+        vectors, _ = await self._vectors(self.docs, request.texts, request.normalize)
         if request.normalize:
             vectors = normalize_rows(vectors)
         return {"vectors": vectors.tolist(), "dimension": int(vectors.shape[1]), "model": self.model}
+
+    async def embeddings(self, request: EmbeddingsRequest) -> dict[str, Any]:
+        """OpenAI's embeddings: unit vectors (truncated to ``dimensions`` and renormalised when asked)."""
+        texts = input_texts(request.input)
+        check_texts(texts, self.settings, "input", status=400)
+        self.metrics.texts.labels("/v1/embeddings").observe(len(texts))
+        model = self.names.check(request.model)
+        dimensions = check_dimensions(request.dimensions, int(self.encoder.dimension))
+        vectors, counts = await self._vectors(self.docs, texts, True, "input", counted=True)
+        vectors = normalize_rows(vectors)
+        if dimensions < vectors.shape[1]:
+            vectors = truncate_and_renormalise(vectors, dimensions)
+            zero = np.flatnonzero(np.linalg.norm(vectors, axis=1) < 0.5)
+            if zero.size:
+                raise ApiError(
+                    422,
+                    f"input.{int(zero[0])}: the first {dimensions} dimensions of its vector are all zeros, so "
+                    "they have no direction to normalise; ask for more dimensions",
+                    "dimensions",
+                )
+        self.metrics.tokens.inc(sum(counts))
+        return embeddings_body(vectors, model, request.encoding_format, sum(counts))
 
     async def search(self, request: SearchRequest) -> dict[str, Any]:
         if (request.query is None) == (request.queries is None):
@@ -153,13 +207,14 @@ class Service:
         single = request.query is not None
         texts = [request.query] if request.query is not None else list(request.queries or [])
         check_texts(texts, self.settings, "query" if single else "queries")
+        self.metrics.texts.labels("/search").observe(len(texts))
         if request.k > self.settings.max_k:
             raise ApiError(
                 422, f"k: {request.k}; this server returns at most {self.settings.max_k} hits (--max-k)"
             )
         if self.index is None:
             raise ApiError(404, "no index is loaded: start the server with --index FOLDER to search")
-        vectors = await self._vectors(self.queries, texts, True, "query" if single else "queries")
+        vectors, _ = await self._vectors(self.queries, texts, True, "query" if single else "queries")
         found = await self._on_index(self._search_index, vectors, request.k)
         lists = [
             [

@@ -29,6 +29,8 @@ class ServeSettings:
     :param allowed_hosts: ``Host`` names answered besides the defaults (localhost names and ``host``; see
         :mod:`lingualite.serve.hosts`); ``("*",)`` turns the check off.
     :param read_timeout: seconds a client has to send a request's headers, and again its body (else 408).
+    :param served_model_names: names ``/v1/embeddings`` accepts as ``model`` besides the spec and the folder's
+        name (vLLM's and TEI's ``--served-model-name``); the first is the name the server shows everywhere.
     """
 
     host: str = "127.0.0.1"
@@ -43,6 +45,7 @@ class ServeSettings:
     max_k: int = 100
     allowed_hosts: tuple[str, ...] = ()
     read_timeout: float = 10.0
+    served_model_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("max_batch", "max_texts", "max_chars", "max_body_bytes", "max_k"):
@@ -60,3 +63,8 @@ class ServeSettings:
             raise LinguaLiteError("serve: the API key must be printable ASCII (it travels in an HTTP header)")
         if self.api_key is not None and " " in self.api_key:
             raise LinguaLiteError("serve: the API key must not contain spaces")
+        for name in self.served_model_names:
+            if not name.strip() or not name.isprintable():
+                raise LinguaLiteError(
+                    f"serve: a served model name must be printable and not empty, got {name!r}"
+                )
