@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 from serve_helpers import HashEncoder, running
 
+from lingualite.matryoshka import truncate
 from lingualite.serve.app import create_app
 from lingualite.serve.errors import ApiError
-from lingualite.serve.openai_api import input_texts, truncate_and_renormalise
+from lingualite.serve.openai_api import input_texts
 from lingualite.serve.settings import ServeSettings
 
 LIMITS = ServeSettings(max_texts=4, max_chars=50, max_body_bytes=2000, served_model_names=("tiny", "alias"))
@@ -78,7 +79,7 @@ def test_a_single_string_and_dimensions(server: tuple[str, CountingEncoder]) -> 
     (item,) = body["data"]
     vector = np.asarray(item["embedding"], dtype=np.float32)
     assert vector.shape == (64,) and np.linalg.norm(vector) == pytest.approx(1.0, abs=1e-6)
-    expected = truncate_and_renormalise(_unit(encoder.encode(TEXTS[:1])), 64)[0]
+    expected = truncate(_unit(encoder.encode(TEXTS[:1])), 64, normalize=True)[0]
     np.testing.assert_allclose(vector, expected, rtol=1e-6)
 
 
@@ -215,4 +216,4 @@ def test_input_texts_and_truncation() -> None:
             input_texts(value)
         assert caught.value.status == status
     vectors = np.asarray([[3.0, 4.0, 12.0], [0.0, 0.0, 1.0]], dtype=np.float32)
-    np.testing.assert_allclose(truncate_and_renormalise(vectors, 2), [[0.6, 0.8], [0.0, 0.0]], rtol=1e-6)
+    np.testing.assert_allclose(truncate(vectors, 2, normalize=True), [[0.6, 0.8], [0.0, 0.0]], rtol=1e-6)

@@ -7,7 +7,7 @@ the answer looks, so that OpenAI's client, LangChain's ``OpenAIEmbeddings`` and 
   (its model has its own tokenizer): 422. Anything else is a 400, as OpenAI answers a malformed request.
 - ``model``: optional; checked against the served model's names (:class:`ModelNames`, 404
   ``model_not_found``) and echoed.
-- ``dimensions``: the first N dimensions, renormalised to unit length (:func:`truncate_and_renormalise`);
+- ``dimensions``: the first N dimensions, renormalised to unit length (:func:`lingualite.matryoshka.truncate`, the rule of `encode --dimensions`);
   more than the model has is a 400.
 - ``encoding_format``: ``float`` (default) or ``base64``: each vector's little-endian float32 bytes, which
   OpenAI's client decodes with ``numpy.frombuffer(..., dtype="float32")``.
@@ -32,7 +32,6 @@ __all__ = [
     "embeddings_body",
     "input_texts",
     "token_counter",
-    "truncate_and_renormalise",
 ]
 
 
@@ -111,17 +110,6 @@ def check_dimensions(dimensions: int | None, full: int) -> int:
             "dimensions",
         )
     return dimensions
-
-
-def truncate_and_renormalise(vectors: np.ndarray, dimensions: int) -> np.ndarray:
-    """The first ``dimensions`` columns of ``vectors``, each row scaled back to unit length (Matryoshka
-    truncation). A row whose prefix is all zeros stays zero (the caller refuses it).
-
-    Local to the service for now: the lead unifies it with the one truncation function of
-    ``encode --dimensions`` (issue #36)."""
-    prefix = np.array(vectors[:, :dimensions], dtype=np.float32)
-    norms = np.linalg.norm(prefix, axis=1, keepdims=True)
-    return prefix / np.maximum(norms, 1e-12)
 
 
 def _words(texts: list[str]) -> list[int]:

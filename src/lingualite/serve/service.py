@@ -24,6 +24,7 @@ import numpy as np
 
 from lingualite.encoders.base import Encoder, require_standalone
 from lingualite.errors import LinguaLiteError
+from lingualite.matryoshka import truncate
 from lingualite.retrieval import normalize_rows
 from lingualite.serve.batching import MicroBatcher
 from lingualite.serve.errors import ApiError
@@ -35,7 +36,6 @@ from lingualite.serve.openai_api import (
     embeddings_body,
     input_texts,
     token_counter,
-    truncate_and_renormalise,
 )
 from lingualite.serve.schemas import EmbeddingsRequest, EncodeRequest, SearchRequest
 from lingualite.serve.settings import ServeSettings
@@ -189,7 +189,7 @@ class Service:
         vectors, counts = await self._vectors(self.docs, texts, True, "input", counted=True)
         vectors = normalize_rows(vectors)
         if dimensions < vectors.shape[1]:
-            vectors = truncate_and_renormalise(vectors, dimensions)
+            vectors = truncate(vectors, dimensions, normalize=True)
             zero = np.flatnonzero(np.linalg.norm(vectors, axis=1) < 0.5)
             if zero.size:
                 raise ApiError(
