@@ -50,12 +50,13 @@ class MultilingualMSELoss(nn.Module):
 
     def forward(
         self, source: torch.Tensor, target: torch.Tensor, teacher: torch.Tensor
-    ) -> tuple[torch.Tensor, dict[str, float]]:
+    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        """The loss and both sides' MSE as detached 0-d tensors (read them with ``float``)."""
         teacher = teacher.detach()
         loss = self.mse.compute_loss_from_embeddings([source, target], [teacher, teacher])
         with torch.no_grad():
             parts = {
-                "mse_source": float(nn.functional.mse_loss(source.float(), teacher.float())),
-                "mse_target": float(nn.functional.mse_loss(target.float(), teacher.float())),
+                "mse_source": nn.functional.mse_loss(source.float(), teacher.float()),
+                "mse_target": nn.functional.mse_loss(target.float(), teacher.float()),
             }
         return loss, parts

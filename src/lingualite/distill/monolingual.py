@@ -132,14 +132,14 @@ class MonolingualBatches:
 
 def mixed_loss(
     pair_loss: torch.Tensor,
-    parts: dict[str, float],
+    parts: dict[str, float | torch.Tensor],
     num_pairs: int,
     mono_vectors: torch.Tensor,
     mono_targets: torch.Tensor,
-) -> tuple[torch.Tensor, dict[str, float]]:
+) -> tuple[torch.Tensor, dict[str, float | torch.Tensor]]:
     """The pair loss (mean of the source and target MSE over ``2 * num_pairs`` vectors) and the monolingual
     MSE ``mse(S(m), T(m))``, weighted by their numbers of student vectors: every vector counts the same."""
     mono = torch.nn.functional.mse_loss(mono_vectors, mono_targets.detach())
     n_pair, n_mono = 2 * num_pairs, len(mono_vectors)
     loss = (pair_loss * n_pair + mono * n_mono) / (n_pair + n_mono)
-    return loss, {**parts, "mse_monolingual": float(mono.detach())}
+    return loss, {**parts, "mse_monolingual": mono.detach()}

@@ -41,6 +41,7 @@ from transformers import PreTrainedTokenizerFast
 from lingualite.config.distill import DistillConfig
 from lingualite.data.pairs import ParallelCorpus, expand_files, load_validation_pairs, read_pairs
 from lingualite.data.tokenized import BucketedBatches, TokenizedPairs
+from lingualite.device import resolve_device
 from lingualite.distill.loss import MultilingualMSELoss
 from lingualite.distill.monolingual import (
     MonolingualBatches,
@@ -66,8 +67,10 @@ from lingualite.io_utils import atomic_dir
 from lingualite.models.export import export_into
 from lingualite.models.model_card import ModelCard
 from lingualite.models.sentence_encoder import SentenceEncoder
+from lingualite.prefetch import StepPrefetcher, pinned
 from lingualite.run_folder import RunFolder
 from lingualite.training.collator import PairCollator
+from lingualite.training.distributed import DistributedContext
 from lingualite.training.loop import Stage, StepOutput, run_stage
 from lingualite.training.run import RunOptions, RunResult, apply_call_options, open_recipe_run, planned_steps
 from lingualite.training.vocabulary import prepare_vocabulary
@@ -151,21 +154,37 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
     summary.update(_describe(cfg, student, num_pairs, total_steps))
     run.write_config(cfg.to_dict())
     loss_fn = MultilingualMSELoss()
+    device = resolve_device(opts.device)  # the teacher announced it; the student trains there too
+    on_gpu = device.type == "cuda"
+    student.to(device)
+    targets = targets.to(device)
 
-    def step_fn(step: int, model: nn.Module) -> StepOutput:
+    def make_batch(step: int) -> tuple[Any, ...]:  # a pure function of (seed, step): safe to build ahead
         indices = batches.batch(step)
         batch = collator(data.select(indices))
-        vectors = model(batch.input_ids, batch.attention_mask)
-        b = batch.num_pairs
-        loss, parts = loss_fn(vectors[:b], vectors[b:], targets[torch.from_numpy(pair_rows[indices])])
+        made = (batch.input_ids, batch.attention_mask, torch.from_numpy(pair_rows[indices]))
         if mono_batches is not None:
-            ids, mask, rows = mono_batches.batch(step)
-            loss, parts = mixed_loss(loss, parts, b, model(ids, mask), targets[rows])
+            made = (*made, *mono_batches.batch(step))
+        return pinned(made) if on_gpu else made
+
+    batch_of = StepPrefetcher(make_batch, enabled=on_gpu)  # on a GPU: step s+1's batch while s runs
+
+    def step_fn(step: int, model: nn.Module) -> StepOutput:
+        ids, mask, rows, *mono = (t.to(device, non_blocking=on_gpu) for t in batch_of(step))
+        vectors = model(ids, mask)
+        b = ids.shape[0] // 2
+        loss, parts = loss_fn(vectors[:b], vectors[b:], targets[rows])
+        if mono:
+            loss, parts = mixed_loss(loss, parts, b, model(mono[0], mono[1]), targets[mono[2]])
         return StepOutput(loss, parts, b)
 
     validator = DistillValidator(valid_sets, valid_targets, tokenizer) if valid_sets else None
-    stage = Stage(student, step_fn, cfg.optim, total_steps, validator, validate_at_start=True)
-    result = run_stage(stage, run, opts.resume, opts.progress, opts.stop_after)
+    stage = Stage(
+        student, step_fn, cfg.optim, total_steps, validator, validate_at_start=True, compile=opts.compile
+    )
+    ctx = DistributedContext(device=device)
+    with batch_of:
+        result = run_stage(stage, run, opts.resume, opts.progress, opts.stop_after, ctx)
     summary["seconds"]["train"] = round(result.seconds, 2)
     summary["steps_per_second"] = round((result.end - result.start) / max(result.seconds, 1e-9), 3)
     if result.finished:
@@ -185,6 +204,8 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
         export_into(run.path, export, card)
         logger.info("exported the student to %s", run.path)
     summary["final_metrics"] = result.metrics
+    if result.gpu:
+        summary["gpu"] = result.gpu
     run.write_summary(summary)
     return RunResult(
         run.path,
@@ -210,7 +231,13 @@ def _teacher_targets(
     sentence (PCA is fitted on both); the row of each pair; and the validation sources' vectors."""
     cache_dir = Path(cfg.teacher.cache_dir) if cfg.teacher.cache_dir else run.path / "teacher-cache"
     with _timed(summary, "teacher"):
-        teacher = load_teacher(cfg.teacher.name, cfg.teacher.max_seq_length, cfg.teacher.batch_size)
+        teacher = load_teacher(
+            cfg.teacher.name,
+            cfg.teacher.max_seq_length,
+            cfg.teacher.batch_size,
+            opts.device,
+            opts.teacher_workers,
+        )
         teacher = asymmetric_teacher(teacher, cfg.ranker)
         sources = list(dict.fromkeys(a for a, _ in corpus.pairs))
         row_of = {s: i for i, s in enumerate(sources)}

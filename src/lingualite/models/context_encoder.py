@@ -59,7 +59,10 @@ class ContextEncoder(SentenceEncoder):
         self.regressor = nn.Linear(self.output_dim, 1)
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        """Sentence vectors Enc(x), exactly as the exported sentence-transformers folder computes them."""
+        """Sentence vectors Enc(x), exactly as the exported sentence-transformers folder computes them. Inputs
+        are moved to the model's device (a no-op on a CPU), so every caller of a recipe on a GPU just works."""
+        device = self.classifier.weight.device
+        input_ids, attention_mask = input_ids.to(device), attention_mask.to(device)
         states = self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
         if self.pooling == "mean":
             return mean_pool(states, attention_mask)

@@ -132,7 +132,9 @@ def export_onnx(model_dir: str | Path, output: str | Path, quantize: str | None 
     check_not_input(output, [model_dir])
     if output.resolve() == model_dir.resolve() or model_dir.resolve() in output.resolve().parents:
         raise LinguaLiteError(f"{output}: must not be the model folder or inside it")
-    st_model = load_sentence_transformer(model_dir)
+    # On the CPU whatever GPU there is: the graph is traced in float32 and checked against onnxruntime's CPU
+    # provider, and a traced graph would otherwise carry the GPU's kernels' rounding and device copies.
+    st_model = load_sentence_transformer(model_dir, device="cpu")
     with atomic_dir(output) as tmp:
         _copy_model_files(model_dir, tmp)
         onnx_dir = tmp / ONNX_DIR
