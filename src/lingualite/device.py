@@ -180,9 +180,11 @@ def out_of_memory_hint(batch_size: int, option: str) -> Iterator[None]:
     try:
         yield
     except torch.OutOfMemoryError as exc:
+        where = "the CPU"
         if torch.cuda.is_available():
             torch.cuda.empty_cache()
+            where = "CUDA"
         smaller = max(1, batch_size // 2)
         raise DeviceError(
-            f"CUDA ran out of memory with a batch of {batch_size}: lower {option} (e.g. {smaller})"
+            f"{where} ran out of memory with a batch of {batch_size}: lower {option} (e.g. {smaller})"
         ) from exc

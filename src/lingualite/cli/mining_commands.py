@@ -8,7 +8,16 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, in_data_dir
+from lingualite.cli.common import (
+    USER_ERRORS,
+    DataDirOpt,
+    DeviceOpt,
+    JsonOpt,
+    emit,
+    fail,
+    in_data_dir,
+    use_device,
+)
 
 MODEL_HELP = (
     "Model folder, a baseline (use-m, minilm, e5-small) or a runtime spec (onnx:F, onnx-int8:F, static:F, "
@@ -56,6 +65,7 @@ def mine(
     engine: Annotated[
         str, typer.Option(help="local, or ray (Ray Data; RAY_ADDRESS joins a cluster).")
     ] = "local",
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Mine translation pairs between two monolingual files by ratio margin (LASER's method).
@@ -92,6 +102,7 @@ def mine(
             workers=workers,
             engine=engine,
             rescore_model=rescore_model,
+            device=use_device(device),
         )
         result = mine_files(
             model, src, tgt, output, work_dir, settings, report=lambda s: typer.echo(s, err=True)
@@ -126,6 +137,7 @@ def eval_mine(
     k: KOpt = 4,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the gold and distractor draws.")] = 0,
     data_dir: DataDirOpt = None,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Bitext mining precision / recall / F1, BUCC-style: held-out test pairs hidden among 1x, 10x and 100x
@@ -139,7 +151,8 @@ def eval_mine(
     try:
         if not folders:
             raise ValueError("no en-xx folders: run `lingualite prepare` or give --pairs")
-        result = evaluate_mining(load_encoder(model), folders, n_gold=gold, mode=mode, k=k, seed=seed)
+        encoder = load_encoder(model, device=use_device(device))
+        result = evaluate_mining(encoder, folders, n_gold=gold, mode=mode, k=k, seed=seed)
     except USER_ERRORS as exc:
         fail(exc)
     emit(

@@ -8,7 +8,16 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, JsonOpt, emit, fail, output_console, rounded
+from lingualite.cli.common import (
+    USER_ERRORS,
+    DeviceOpt,
+    JsonOpt,
+    emit,
+    fail,
+    output_console,
+    rounded,
+    use_device,
+)
 
 index_app = typer.Typer(
     help="Build and maintain a search index: documents in SQLite, vectors in FAISS.", no_args_is_help=True
@@ -67,6 +76,7 @@ def index_build(
         bool,
         typer.Option("--overwrite", help="Replace OUTPUT if it is an existing index (never another folder)."),
     ] = False,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Encode documents with a model into a new search index folder (written atomically).
@@ -92,6 +102,7 @@ def index_build(
             rescore=rescore,
             skip_bad=skip_bad,
             overwrite=overwrite,
+            device=use_device(device),
         ) as idx:
             info = idx.describe()
     except USER_ERRORS as exc:
@@ -106,6 +117,7 @@ def index_add(
     index: IndexOpt,
     input: Annotated[Path, typer.Option("--input", help=INPUT_HELP)],
     skip_bad: SkipBadOpt = False,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Encode more documents into an index (ids must be new), with the model the index was built with.
@@ -119,7 +131,7 @@ def index_add(
     from lingualite.search import SearchIndex
 
     try:
-        with SearchIndex.open(index) as idx:
+        with SearchIndex.open(index, device=use_device(device)) as idx:
             added = idx.add(input, skip_bad=skip_bad, progress=sys.stderr.isatty())
             result = {
                 "index": str(index),
@@ -175,6 +187,7 @@ def search_command(
         list[str], typer.Argument(help="One or more queries, in any language the model knows.")
     ],
     k: Annotated[int, typer.Option("-k", "--k", min=1, help="Hits per query.")] = 10,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Search an index: the k most similar documents per query (cosine), with their ids and text.
@@ -189,7 +202,7 @@ def search_command(
     from lingualite.search import SearchIndex
 
     try:
-        with SearchIndex.open(index) as idx:
+        with SearchIndex.open(index, device=use_device(device)) as idx:
             results = idx.search(list(queries), k=k)
     except USER_ERRORS as exc:
         fail(exc)

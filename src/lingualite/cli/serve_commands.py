@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, fail
+from lingualite.cli.common import USER_ERRORS, DeviceOpt, fail, use_device
 from lingualite.errors import LinguaLiteError
 
 
@@ -45,6 +45,7 @@ def serve_command(
     max_body_bytes: Annotated[int, typer.Option(min=1, help="Request body size (larger: 413).")] = 1_000_000,
     max_k: Annotated[int, typer.Option(min=1, help="Largest k of /search.")] = 100,
     threads: Annotated[int | None, typer.Option(min=1, help="CPU threads (default: all available).")] = None,
+    device: DeviceOpt = "auto",
 ) -> None:
     """Serve sentence vectors and semantic search over HTTP, with a search page at /.
 
@@ -77,7 +78,7 @@ def serve_command(
             max_body_bytes=max_body_bytes,
             max_k=max_k,
         )
-        app = _build_app(model, index, settings, threads)
+        app = _build_app(model, index, settings, threads, use_device(device))
     except USER_ERRORS as exc:
         fail(exc)
     except ImportError as exc:
@@ -92,13 +93,15 @@ def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def _build_app(model: str, index: Path | None, settings: object, threads: int | None) -> object:
+def _build_app(
+    model: str, index: Path | None, settings: object, threads: int | None, device: str = "auto"
+) -> object:
     from lingualite.encoders.loading import load_encoder
     from lingualite.serve.app import create_app
 
     if index is not None:
         _check_index_model(index, model)  # before the (slow) model load
-    encoder = load_encoder(model, threads=threads)
+    encoder = load_encoder(model, threads=threads, device=device)
     opened = None
     if index is not None:
         from lingualite.search import SearchIndex

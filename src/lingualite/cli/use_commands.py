@@ -8,10 +8,22 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, JsonOpt, emit, fail
+from lingualite.cli.common import USER_ERRORS, DeviceOpt, JsonOpt, emit, fail, use_device
+from lingualite.device import encode_batch_size, resolve_device
 from lingualite.errors import LinguaLiteError
 
 ENGINES = ("local", "ray")
+BatchSizeOpt = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Sentences per forward pass \\[default: 128 on a CPU, 512 on a GPU: lingualite.device].",
+        show_default=False,
+    ),
+]
+ThreadsOpt = Annotated[
+    int | None, typer.Option(min=1, help="CPU threads (default: all available; --workers: 1 each).")
+]
 
 
 def encode(
@@ -37,10 +49,8 @@ def encode(
             ".npy is a new Parquet folder (columns line, embedding)."
         ),
     ],
-    batch_size: Annotated[int, typer.Option(min=1, help="Sentences per forward pass.")] = 128,
-    threads: Annotated[
-        int | None, typer.Option(min=1, help="CPU threads (default: all available; --workers: 1 each).")
-    ] = None,
+    batch_size: BatchSizeOpt = None,
+    threads: ThreadsOpt = None,
     normalize: Annotated[bool, typer.Option(help="L2-normalise each vector (cosine = dot product).")] = False,
     workers: Annotated[
         int | None,
@@ -57,6 +67,7 @@ def encode(
     text_column: Annotated[
         str, typer.Option(help="--engine ray with Parquet input: the column holding the text.")
     ] = "text",
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Write one float32 vector per input line.
@@ -78,6 +89,7 @@ def encode(
     from lingualite.io_utils import check_not_input
 
     try:
+        batch_size = encode_batch_size(resolve_device(use_device(device)), batch_size)  # CPU: 128, as always
         if engine not in ENGINES:
             raise LinguaLiteError(f"--engine: {engine!r} is not one of {', '.join(ENGINES)}")
         check_not_input(output, [input])
@@ -91,7 +103,7 @@ def encode(
             result = encode_ray(model, input, output, workers, normalize, batch_size, text_column)
         else:
             result, encoder = _encode_local(
-                model, input, output, batch_size, threads, normalize, workers or 1
+                model, input, output, batch_size, threads, normalize, workers, device
             )
     except USER_ERRORS as exc:
         fail(exc)
@@ -116,19 +128,27 @@ def encode(
 
 
 def _encode_local(
-    model: str, input: Path, output: Path, batch_size: int, threads: int | None, normalize: bool, workers: int
+    model: str,
+    input: Path,
+    output: Path,
+    batch_size: int,
+    threads: int | None,
+    normalize: bool,
+    workers: int | None,
+    device: str = "auto",
 ) -> tuple[Any, Any]:
     """(result, the encoder when loaded in this process): ``encode_file``, or N worker processes."""
+    workers = workers or 1
     if input.suffix == ".parquet":
         raise LinguaLiteError(f"{input}: Parquet input is read by --engine ray (see --text-column)")
     if workers > 1:
         from lingualite.runtime.parallel_encode import encode_file_parallel
 
-        return encode_file_parallel(model, input, output, workers, normalize, batch_size), None
+        return encode_file_parallel(model, input, output, workers, normalize, batch_size, device=device), None
     from lingualite.encoders.loading import load_encoder
     from lingualite.runtime.encode_file import encode_file
 
-    encoder = load_encoder(model, threads=threads)
+    encoder = load_encoder(model, threads=threads, device=device)
     if hasattr(encoder, "batch_size"):
         encoder.batch_size = batch_size
     return encode_file(encoder, input, output, normalize=normalize), encoder

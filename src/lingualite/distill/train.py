@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -153,31 +153,9 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
     student.match_output_scale(float(targets.pow(2).mean().sqrt()))
     summary.update(_describe(cfg, student, num_pairs, total_steps))
     run.write_config(cfg.to_dict())
-    loss_fn = MultilingualMSELoss()
     device = resolve_device(opts.device)  # the teacher announced it; the student trains there too
-    on_gpu = device.type == "cuda"
     student.to(device)
-    targets = targets.to(device)
-
-    def make_batch(step: int) -> tuple[Any, ...]:  # a pure function of (seed, step): safe to build ahead
-        indices = batches.batch(step)
-        batch = collator(data.select(indices))
-        made = (batch.input_ids, batch.attention_mask, torch.from_numpy(pair_rows[indices]))
-        if mono_batches is not None:
-            made = (*made, *mono_batches.batch(step))
-        return pinned(made) if on_gpu else made
-
-    batch_of = StepPrefetcher(make_batch, enabled=on_gpu)  # on a GPU: step s+1's batch while s runs
-
-    def step_fn(step: int, model: nn.Module) -> StepOutput:
-        ids, mask, rows, *mono = (t.to(device, non_blocking=on_gpu) for t in batch_of(step))
-        vectors = model(ids, mask)
-        b = ids.shape[0] // 2
-        loss, parts = loss_fn(vectors[:b], vectors[b:], targets[rows])
-        if mono:
-            loss, parts = mixed_loss(loss, parts, b, model(mono[0], mono[1]), targets[mono[2]])
-        return StepOutput(loss, parts, b)
-
+    step_fn, batch_of = _student_step(data, batches, collator, pair_rows, mono_batches, targets, device)
     validator = DistillValidator(valid_sets, valid_targets, tokenizer) if valid_sets else None
     stage = Stage(
         student, step_fn, cfg.optim, total_steps, validator, validate_at_start=True, compile=opts.compile
@@ -270,6 +248,43 @@ def _teacher_targets(
                     append_to_teacher(teacher.st_model, projection).save(str(tmp), safe_serialization=True)
     targets = torch.from_numpy(np.ascontiguousarray(train_vectors, dtype=np.float32))
     return targets, pair_rows, np.ascontiguousarray(valid_vectors, dtype=np.float32)
+
+
+def _student_step(
+    data: TokenizedPairs,
+    batches: BucketedBatches,
+    collator: PairCollator,
+    pair_rows: np.ndarray,
+    mono_batches: MonolingualBatches | None,
+    targets: torch.Tensor,
+    device: torch.device,
+) -> tuple[Callable[[int, nn.Module], StepOutput], StepPrefetcher[tuple[Any, ...]]]:
+    """The step of the student on ``device``: its batch (a pure function of (seed, step), so on a GPU the
+    next one is built ahead into pinned memory) and the MSE to the teacher's targets."""
+    on_gpu = device.type == "cuda"
+    loss_fn = MultilingualMSELoss()
+    targets = targets.to(device)
+
+    def make_batch(step: int) -> tuple[Any, ...]:
+        indices = batches.batch(step)
+        batch = collator(data.select(indices))
+        made = (batch.input_ids, batch.attention_mask, torch.from_numpy(pair_rows[indices]))
+        if mono_batches is not None:
+            made = (*made, *mono_batches.batch(step))
+        return pinned(made) if on_gpu else made
+
+    batch_of = StepPrefetcher(make_batch, enabled=on_gpu)
+
+    def step_fn(step: int, model: nn.Module) -> StepOutput:
+        ids, mask, rows, *mono = (t.to(device, non_blocking=on_gpu) for t in batch_of(step))
+        vectors = model(ids, mask)
+        b = ids.shape[0] // 2
+        loss, parts = loss_fn(vectors[:b], vectors[b:], targets[rows])
+        if mono:
+            loss, parts = mixed_loss(loss, parts, b, model(mono[0], mono[1]), targets[mono[2]])
+        return StepOutput(loss, parts, b)
+
+    return step_fn, batch_of
 
 
 def _monolingual_batches(

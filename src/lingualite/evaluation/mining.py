@@ -28,6 +28,7 @@ from lingualite.data.readers import read_tsv
 from lingualite.encoders.base import Encoder
 from lingualite.evaluation.base import embed
 from lingualite.mining.margin import MinedBitext, mine_embeddings
+from lingualite.retrieval import search_device
 
 RATIOS = (1, 10, 100)
 
@@ -142,7 +143,9 @@ def evaluate_mining(
             for ratio in ratios:
                 n = n_gold * (1 + ratio)
                 tasks[split, ratio] = task.subset(ratio)
-                mined[split, ratio] = mine_embeddings(src_vec[:n], tgt_vec[:n], k=k, mode=mode)
+                mined[split, ratio] = mine_embeddings(
+                    src_vec[:n], tgt_vec[:n], k=k, mode=mode, gpu=search_device(encoder)
+                )
         for ratio in ratios:
             threshold = best_threshold(mined["valid", ratio], tasks["valid", ratio].gold)
             row = prf(mined["test", ratio], tasks["test", ratio].gold, threshold)

@@ -83,14 +83,16 @@ def _fitted_error(spec: str) -> LinguaLiteError:
     )
 
 
-def load_worker_encoder(spec: str, batch_size: int | None = None, threads: int | None = 1) -> Any:
+def load_worker_encoder(
+    spec: str, batch_size: int | None = None, threads: int | None = 1, device: str = "auto"
+) -> Any:
     """The encoder of ``spec`` for one worker process or Ray actor (``threads=1``: the workers are the
     parallelism, the Rust tokenizer included), refused if it must be fitted on its input."""
     from lingualite.encoders.loading import load_encoder
 
     if threads == 1:
         os.environ["TOKENIZERS_PARALLELISM"] = "false"  # a worker's own environment
-    encoder = load_encoder(spec, threads=threads)
+    encoder = load_encoder(spec, threads=threads, device=device)
     if callable(getattr(encoder, "fit", None)):
         raise _fitted_error(spec)
     if batch_size and hasattr(encoder, "batch_size"):
@@ -102,12 +104,12 @@ _WORKER_ENCODER: Any = None  # the model of this worker process, loaded by its f
 
 
 def _encode_in_worker(
-    spec: str, batch_size: int | None, texts: list[str], report: bool
+    spec: str, batch_size: int | None, texts: list[str], report: bool, device: str = "auto"
 ) -> tuple[np.ndarray, tuple[float, int] | None]:
     global _WORKER_ENCODER
     try:
         if _WORKER_ENCODER is None:
-            _WORKER_ENCODER = load_worker_encoder(spec, batch_size)
+            _WORKER_ENCODER = load_worker_encoder(spec, batch_size, device=device)
         vectors = dense_vectors(_WORKER_ENCODER, texts, len(texts))
     except LinguaLiteError as exc:  # subclasses take other arguments and would not unpickle in the parent
         raise LinguaLiteError(str(exc)) from None
@@ -121,10 +123,10 @@ class EncoderPool:
     With ``workers=1`` nothing is spawned: the model is loaded here and chunks are encoded in this process.
     Use as a context manager (the processes end with it)."""
 
-    def __init__(self, spec: str, workers: int, batch_size: int | None = None) -> None:
+    def __init__(self, spec: str, workers: int, batch_size: int | None = None, device: str = "auto") -> None:
         if workers < 1:
             raise LinguaLiteError(f"--workers must be at least 1, not {workers}")
-        self.spec, self.workers, self.batch_size = spec, workers, batch_size
+        self.spec, self.workers, self.batch_size, self.device = spec, workers, batch_size, device
         self.unknown: tuple[float, int] | None = None  # the first chunk's unknown-token report
         self._executor: ProcessPoolExecutor | None = None
         self._local: Any = None
@@ -134,7 +136,7 @@ class EncoderPool:
             context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
         else:
-            self._local = load_worker_encoder(self.spec, self.batch_size, threads=None)
+            self._local = load_worker_encoder(self.spec, self.batch_size, threads=None, device=self.device)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -156,7 +158,9 @@ class EncoderPool:
                 window.append(
                     (
                         first,
-                        self._executor.submit(_encode_in_worker, self.spec, self.batch_size, texts, i == 0),
+                        self._executor.submit(
+                            _encode_in_worker, self.spec, self.batch_size, texts, i == 0, self.device
+                        ),
                     )
                 )
                 if len(window) >= self.workers * IN_FLIGHT_PER_WORKER:
@@ -204,6 +208,7 @@ def encode_file_parallel(
     batch_size: int | None = None,
     progress: bool = True,
     chunk: int = CHUNK,
+    device: str = "auto",
 ) -> EncodedFile:
     """:func:`lingualite.runtime.encode_file.encode_file` on ``workers`` processes: the same ``.npy``."""
     check_not_fitted(spec)
@@ -217,7 +222,7 @@ def encode_file_parallel(
                 sample.extend(texts)
             yield texts
 
-    with EncoderPool(spec, workers, batch_size) as pool:
+    with EncoderPool(spec, workers, batch_size, device) as pool:
         blocks = in_order(pool.encode(numbered(chunks())))
         show = progress and total > chunk
         dimension = write_npy(output, [input], total, blocks, normalize, show, f"encode ({workers} workers)")
@@ -319,6 +324,7 @@ def encode_shards(
     batch_size: int | None = None,
     progress: bool = False,
     chunk: int = CHUNK,
+    device: str = "auto",
 ) -> list[Path]:
     """Write the float32 vectors of ``input``'s lines ``[i * shard_size, (i + 1) * shard_size)`` to
     ``shard_dir/shard-{i:05d}.npy`` (each atomically), skipping shards already there (resume); returns every
@@ -328,6 +334,6 @@ def encode_shards(
     plan = plan_shards(input, shard_dir, shard_size, chunk)
     if plan.missing:
         Path(shard_dir).mkdir(parents=True, exist_ok=True)
-        with EncoderPool(model, workers or 1, batch_size) as pool:
+        with EncoderPool(model, workers or 1, batch_size, device) as pool:
             write_shards(pool.encode(plan.pieces(chunk)), plan, normalize, progress)
     return plan.paths

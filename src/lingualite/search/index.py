@@ -54,8 +54,9 @@ class SearchIndex:
     """An open index folder; use :meth:`build` or :meth:`open`. Methods are safe to call from several threads
     (they take turns); one process writes at a time (others get a one-line error naming its pid)."""
 
-    def __init__(self, path: Path, encoder: Any = None) -> None:
+    def __init__(self, path: Path, encoder: Any = None, device: str = "auto") -> None:
         self.path = Path(path)
+        self.device = device  # where the recorded model is loaded (lingualite.device), on first use
         self._lock = threading.RLock()
         self._store = DocumentStore(self.path / DB_NAME)
         self._encoder: Any = None
@@ -83,6 +84,7 @@ class SearchIndex:
         rescore: int | None = None,
         skip_bad: bool = False,
         overwrite: bool = False,
+        device: str = "auto",
     ) -> SearchIndex:
         """Encode ``inputs`` (a .txt/.tsv/.jsonl file or a list of ``{"id", "text", ...}`` dicts) with
         ``model`` (or the already loaded ``encoder`` that ``model`` names) into a new index folder ``output``.
@@ -92,6 +94,7 @@ class SearchIndex:
         :param rescore: candidates per wanted hit for quantized indexes (default 4 int8; binary max(10, 5120 / bits)).
         :param skip_bad: skip and count bad input lines instead of stopping at the first.
         :param overwrite: replace ``output`` when it is an existing index (any other folder is refused).
+        :param device: where ``model`` runs when it is loaded here (:mod:`lingualite.device`).
         """
         from lingualite.search.vectors import KINDS, QUANTIZATIONS
 
@@ -106,21 +109,22 @@ class SearchIndex:
         check_output(output, [] if isinstance(inputs, list) else [Path(inputs)], overwrite)
         spec = normalize_spec(model)
         if encoder is None:
-            encoder = _load(spec)
+            encoder = _load(spec, device)
         elif spec_of(encoder) not in (None, spec):
             raise LinguaLiteError(f"the encoder given is {spec_of(encoder)}, not the model named ({spec})")
         with atomic_dir(output) as stage:
             write_new_index(stage, encoder, spec, inputs, quantization, kind, rescore, skip_bad, progress)
-        return cls(output, encoder)
+        return cls(output, encoder, device)
 
     @classmethod
-    def open(cls, path: Path, encoder: Any = None) -> SearchIndex:
+    def open(cls, path: Path, encoder: Any = None, device: str = "auto") -> SearchIndex:
         """Open the index folder ``path``. ``encoder``: an encoder object (or a model spec string) to use
-        instead of loading the recorded model on first use; refused unless it is that model."""
+        instead of loading the recorded model on first use; refused unless it is that model. ``device``:
+        where the model is loaded (:mod:`lingualite.device`)."""
         path = Path(path)
         if not (path / DB_NAME).is_file():
             raise LinguaLiteError(f"{path}: not a lingualite search index (no {DB_NAME}); build one first")
-        return cls(path, encoder)
+        return cls(path, encoder, device)
 
     def _load(self, faiss: str = "if-changed") -> None:
         """(Re)read settings, tombstones and the float vectors; the FAISS index named in SQLite is read again
@@ -156,7 +160,7 @@ class SearchIndex:
         """The index's encoder, loaded (and checked) on first use."""
         with self._lock:
             if self._encoder is None:
-                self._set_encoder(_load(self.model_spec))
+                self._set_encoder(_load(self.model_spec, self.device))
             return self._encoder
 
     def _set_encoder(self, encoder: Any) -> None:
@@ -167,7 +171,7 @@ class SearchIndex:
                     f"{self.path}: was built with model {self.model_spec}, not {spec}; use that model or "
                     "build a new index"
                 )
-            encoder = _load(spec)
+            encoder = _load(spec, self.device)
         check_encoder(encoder, self.info, self.path)
         self._encoder = encoder
 
@@ -315,7 +319,7 @@ class SearchIndex:
         self.close()
 
 
-def _load(spec: str) -> Any:
+def _load(spec: str, device: str = "auto") -> Any:
     from lingualite.encoders.loading import load_encoder
 
-    return load_encoder(spec)
+    return load_encoder(spec, device=device)

@@ -32,7 +32,7 @@ from torch import nn
 from torch.nn.parallel import DistributedDataParallel
 
 from lingualite.config.sections import OptimConfig
-from lingualite.device import bf16_default
+from lingualite.device import bf16_default, out_of_memory_hint
 from lingualite.gpu_usage import GpuUsage
 from lingualite.models.sentence_encoder import SentenceEncoder
 from lingualite.run_folder import RunFolder
@@ -176,7 +176,11 @@ def run_stage(
     window = LossWindow(label, ctx, deferred=not syncs_every_step(ctx.device))
     examples = 0
     model.train()
-    with progress_bar(label, progress and main, "steps") as bar, GpuUsage(ctx.device) as usage:
+    with (
+        progress_bar(label, progress and main, "steps") as bar,
+        GpuUsage(ctx.device) as usage,
+        out_of_memory_hint(opt.batch_size, "optim.batch_size (or set optim.gradient_checkpointing: true)"),
+    ):
         task = bar.add_task(label, total=total, completed=start, info=brief(metrics))
         for step in range(start, end):
             with autocast:
