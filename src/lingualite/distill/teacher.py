@@ -134,7 +134,7 @@ def load_teacher(
 
         where = resolve_device(device)
         model = load_sentence_transformer(folder, device=where)
-        announce(where, device, f"teacher {name} in float32")
+        announce(where, device)  # the student's line too (said once)
         return _st_teacher(name, model, folder, max_seq_length, batch_size)
 
     from lingualite.encoders import SentenceTransformerEncoder, load_encoder

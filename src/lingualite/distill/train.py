@@ -41,7 +41,7 @@ from transformers import PreTrainedTokenizerFast
 from lingualite.config.distill import DistillConfig
 from lingualite.data.pairs import ParallelCorpus, expand_files, load_validation_pairs, read_pairs
 from lingualite.data.tokenized import BucketedBatches, TokenizedPairs
-from lingualite.device import resolve_device
+from lingualite.device import announce, resolve_device
 from lingualite.distill.loss import MultilingualMSELoss
 from lingualite.distill.monolingual import (
     MonolingualBatches,
@@ -153,7 +153,8 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
     student.match_output_scale(float(targets.pow(2).mean().sqrt()))
     summary.update(_describe(cfg, student, num_pairs, total_steps))
     run.write_config(cfg.to_dict())
-    device = resolve_device(opts.device)  # the teacher announced it; the student trains there too
+    device = resolve_device(opts.device)
+    announce(device, opts.device)  # once: an ST teacher on the same device said the same line
     student.to(device)
     step_fn, batch_of = _student_step(data, batches, collator, pair_rows, mono_batches, targets, device)
     validator = DistillValidator(valid_sets, valid_targets, tokenizer) if valid_sets else None
