@@ -24,6 +24,8 @@ error and the others still run; a phase that would overrun ``--budget-s`` is ski
   the keys the reproduce table reads (``train/peak_gpu_memory_mb``, ``train/minutes_per_10k_steps``) beside
   the paper's V100 figures.
 
+It needs the project's dependencies (pyproject.toml: torch with CUDA, transformers, sentence-transformers,
+faiss-cpu, scikit-learn; ``nvidia-ml-py`` for utilisation, else ``nvidia-smi`` is read) on the machine.
 GPU utilisation is sampled every 0.5 s in a thread (NVML through ``pynvml`` or torch, else ``nvidia-smi
 -lms 500``). Data: a seeded synthetic parallel corpus written here (made-up "languages": every English-like
 word has one made-up translation, with noise), or ``--data DIR`` holding prepared ``en-xx/{train,valid}.tsv``

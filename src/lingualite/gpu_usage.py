@@ -111,8 +111,12 @@ class GpuUsage:
     def __enter__(self) -> GpuUsage:
         if not self.active:
             return self
+        import gc
+
         import torch
 
+        gc.collect()  # what earlier work left cached is not this work's memory
+        torch.cuda.empty_cache()
         torch.cuda.reset_peak_memory_stats(self.device)
         self._reader = utilisation_reader(self.device)
         if self._reader is not None:

@@ -15,7 +15,7 @@ from torch import nn
 from transformers import BertModel, PreTrainedTokenizerFast
 
 from lingualite.config.encoder import EncoderConfig
-from lingualite.models.dual_encoder import bert_config, mean_pool
+from lingualite.models.dual_encoder import bert_config, bert_mask, mean_pool
 from lingualite.models.sentence_encoder import SentenceEncoder
 
 POOLING_MODES = {"mean": ("mean",), "mean_max": ("mean", "max")}
@@ -63,7 +63,7 @@ class ContextEncoder(SentenceEncoder):
         are moved to the model's device (a no-op on a CPU), so every caller of a recipe on a GPU just works."""
         device = self.classifier.weight.device
         input_ids, attention_mask = input_ids.to(device), attention_mask.to(device)
-        states = self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        states = self.bert(input_ids=input_ids, attention_mask=bert_mask(attention_mask)).last_hidden_state
         if self.pooling == "mean":
             return mean_pool(states, attention_mask)
         return mean_max_pool(states, attention_mask)
