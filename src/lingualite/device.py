@@ -177,9 +177,10 @@ def out_of_memory_hint(batch_size: int, option: str) -> Iterator[None]:
     size and the option (``--batch-size``, ``optim.batch_size``) to lower."""
     import torch
 
+    out_of_memory = getattr(torch, "OutOfMemoryError", None) or torch.cuda.OutOfMemoryError  # torch < 2.5
     try:
         yield
-    except torch.OutOfMemoryError as exc:
+    except out_of_memory as exc:
         where = "the CPU"
         if torch.cuda.is_available():
             torch.cuda.empty_cache()
