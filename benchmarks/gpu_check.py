@@ -1,7 +1,8 @@
 """GPU check (issue #37): what lingualite does on one GPU, measured in one call, beside the same work on the CPU.
 
 Run it on a lent GPU machine from the source tree (no install, no network, no data needed) with the
-device tool, in one call that fits in about 5 minutes on one H100:
+device tool, in one call that fits in about 5 minutes on one H100 (``--budget-s 280`` by default: phases,
+and Table 5's cells, that would end later are skipped and say so), e.g. with ``timeout_s=420``:
 
     python benchmarks/gpu_check.py --out $OUT/gpu_check.json
 
