@@ -18,7 +18,12 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "lingualite"
 RECIPES = ("parallel", "distill", "monolingual")
-MAY_IMPORT_EVALUATION = ("lingualite.cli", "lingualite.quickstart", "lingualite.packaged_build", "lingualite.evaluation")
+MAY_IMPORT_EVALUATION = (
+    "lingualite.cli",
+    "lingualite.quickstart",
+    "lingualite.packaged_build",
+    "lingualite.evaluation",
+)
 
 
 def _module_name(path: Path) -> str:

@@ -29,7 +29,12 @@ from lingualite.languages import ENGLISH, LANGUAGES, TRANSLATION_LANGS
 
 __all__ = ["EVERYDAY_PAIRS", "build_packaged_models", "everyday_check"]
 
-SMALL_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "sentence_bert_config.json")
+SMALL_FILES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "sentence_bert_config.json",
+)
 # The everyday pairs every packaged model is checked on (every en-xx, and non-English pairs of each script).
 EVERYDAY_PAIRS: tuple[tuple[str, str], ...] = (
     *((ENGLISH, lang) for lang in TRANSLATION_LANGS),
@@ -84,8 +89,12 @@ def build_packaged_models(
         say(f"small: exporting the int8 ONNX graph into {onnx}")
         export_onnx(runs["small"], onnx, quantize="int8")
     built = {
-        "small": _assemble(out_dir / "small", lambda tmp: _small_files(onnx, tmp), runs["small"], "onnx-int8"),
-        "static": _assemble(out_dir / "static", lambda tmp: _static_files(runs["static"], tmp), runs["static"], "static"),
+        "small": _assemble(
+            out_dir / "small", lambda tmp: _small_files(onnx, tmp), runs["small"], "onnx-int8"
+        ),
+        "static": _assemble(
+            out_dir / "static", lambda tmp: _static_files(runs["static"], tmp), runs["static"], "static"
+        ),
     }
     write_json(work / "build.json", built)
     return built

@@ -78,6 +78,7 @@ def run_quickstart(
     resume: bool = False,
     smoke: bool = False,
     console: Console | None = None,
+    device: str = "auto",
 ) -> dict[str, dict[str, float]]:
     """Run the whole pipeline; returns ``{pair: {"lingualite_p_at_1": ..., "tfidf_p_at_1": ..., ...}}`` and
     writes ``results.json`` and ``results.md`` into ``output``, and the test results into its model card.
@@ -88,7 +89,8 @@ def run_quickstart(
     :param resume: continue the run already in ``output`` (refused if it was made with other settings, e.g. a
         smoke run's caps); without it, an ``output`` holding checkpoints is an error.
     :param smoke: a run of minutes: the smoke caps of :mod:`lingualite.smoke` for training and at most
-        500 test pairs per language pair (the data is still fetched and prepared in full, once)."""
+        500 test pairs per language pair (the data is still fetched and prepared in full, once).
+    :param device: where the model trains and is evaluated (:mod:`lingualite.device`)."""
     console = console or Console(stderr=True, soft_wrap=True)
     output = Path(output or ("runs/quickstart-smoke" if smoke else "runs/quickstart"))
     data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
@@ -105,10 +107,9 @@ def run_quickstart(
         console.print(f"[yellow]{smoke_banner(smoke_config(cfg)[1])} Test pairs per pair: {max_test_pairs}.")
     resume = resume and RunFolder(output).has_checkpoints()
     console.print(f"training `{config}` into {output}" + (" (resuming)" if resume else ""))
-    result = train_parallel(
-        cfg, output, resume=resume, max_steps=max_steps, progress=console.is_terminal, smoke=smoke
-    )
-    model = SentenceTransformerEncoder(output)
+    how = {"resume": resume, "max_steps": max_steps, "smoke": smoke, "device": device}
+    result = train_parallel(cfg, output, progress=console.is_terminal, **how)
+    model = SentenceTransformerEncoder(output, device=device)
     rows: dict[str, dict[str, float]] = {}
     by_domain = {folder: _by_domain(folder / "test.tsv") for folder in prepared}
     tasks: list[tuple[Path, str | None]] = [(folder, None) for folder in prepared]

@@ -12,14 +12,22 @@ Two protocols: a square one (every source against every target of the file, both
 matrices) and a pooled one (N queries against a larger pool with distractors, the paper's "2,000 queries
 among 200k sentences"), which never holds the full (N, pool) matrix: neighbourhoods come from FAISS and the
 rank of each query's gold candidate is counted block by block.
+
+Exact search (:func:`exact_topk`, also bitext mining's): FAISS ``IndexFlatIP`` on the CPU; on a GPU a torch
+matrix product and ``topk`` over chunks of queries (``gpu``: a ``torch.device``; callers pass one when the
+encoder runs on CUDA: :func:`search_device`). Both are exact float32 inner products, so they agree to float
+rounding (a test forces the torch path on the CPU).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from scipy import sparse
+
+if TYPE_CHECKING:
+    import torch
 
 Method = Literal["nn", "csls", "margin"]
 METHODS: tuple[str, ...] = ("nn", "csls", "margin")
@@ -36,12 +44,14 @@ def check_method(method: str) -> None:
         raise ValueError(f"unknown retrieval method {method!r}; choose from {', '.join(METHODS)}")
 
 
-def _score(cos: np.ndarray, r_row: np.ndarray, r_col: np.ndarray, method: str) -> np.ndarray:
-    """``method``'s score from cosines and neighbourhood means that broadcast against them."""
+def _score(cos: Any, r_row: Any, r_col: Any, method: str) -> Any:
+    """``method``'s score from cosines and neighbourhood means that broadcast against them (numpy arrays or
+    torch tensors)."""
     if method == "csls":
         return 2 * cos - r_row - r_col
     if method == "margin":
-        return cos / np.maximum((r_row + r_col) / 2, 1e-6)
+        mean = (r_row + r_col) / 2
+        return cos / (mean.clamp_min(1e-6) if hasattr(mean, "clamp_min") else np.maximum(mean, 1e-6))
     return cos
 
 
@@ -132,19 +142,54 @@ def _cos_block(a: np.ndarray | sparse.csr_matrix, b: np.ndarray | sparse.csr_mat
     return np.asarray(out.todense() if sparse.issparse(out) else out, dtype=np.float32)
 
 
+def search_device(encoder: Any) -> torch.device | None:
+    """The GPU an encoder runs on (exact search there too), or None: search on the CPU with FAISS."""
+    device = getattr(encoder, "device", None)
+    return device if getattr(device, "type", None) == "cuda" else None
+
+
+def exact_topk(
+    queries: np.ndarray, base: np.ndarray, k: int, gpu: torch.device | None = None, rows: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` largest inner products of each query row with the rows of ``base`` (float32 (n, k) sims
+    and int64 indices, best first): FAISS ``IndexFlatIP`` when ``gpu`` is None, else torch on that device,
+    ``rows`` queries at a time (default: about 1 GB of scores per chunk)."""
+    queries = np.ascontiguousarray(queries, dtype=np.float32)
+    base = np.ascontiguousarray(base, dtype=np.float32)
+    if gpu is None:
+        import faiss
+
+        index = faiss.IndexFlatIP(base.shape[1])
+        index.add(base)
+        sims, idx = index.search(queries, k)
+        return sims.astype(np.float32), idx.astype(np.int64)
+    import torch
+
+    b = torch.from_numpy(base).to(gpu)
+    rows = rows or max(1, 2**28 // max(1, len(base)))
+    sims, idx = np.empty((len(queries), k), np.float32), np.empty((len(queries), k), np.int64)
+    with torch.inference_mode():
+        for start in range(0, len(queries), rows):
+            q = torch.from_numpy(queries[start : start + rows]).to(gpu)
+            top = torch.topk(q @ b.T, k, dim=1)
+            sims[start : start + rows] = top.values.cpu().numpy()
+            idx[start : start + rows] = top.indices.cpu().numpy()
+    return sims, idx
+
+
 def knn_mean_cosine(
-    queries: np.ndarray | sparse.spmatrix, base: np.ndarray | sparse.spmatrix, k: int, block: int = 4096
+    queries: np.ndarray | sparse.spmatrix,
+    base: np.ndarray | sparse.spmatrix,
+    k: int,
+    block: int = 4096,
+    gpu: torch.device | None = None,
 ) -> np.ndarray:
-    """Mean cosine of each query row to its ``k`` nearest rows of ``base`` (FAISS flat inner product for
-    dense vectors; blocked sparse products for lexical vectors, which FAISS cannot index)."""
+    """Mean cosine of each query row to its ``k`` nearest rows of ``base`` (:func:`exact_topk` for dense
+    vectors, on ``gpu`` when given; blocked sparse products for lexical vectors, which FAISS cannot index)."""
     q, b = _rows(queries), _rows(base)
     k_eff = min(k, b.shape[0])
     if not sparse.issparse(q):
-        import faiss
-
-        index = faiss.IndexFlatIP(b.shape[1])
-        index.add(b)
-        sims, _ = index.search(q, k_eff)
+        sims, _ = exact_topk(q, b, k_eff, gpu)
         return sims.mean(axis=1).astype(np.float32)
     best = np.full((q.shape[0], k_eff), -np.inf, dtype=np.float32)
     for start in range(0, b.shape[0], block):
@@ -160,11 +205,13 @@ def gold_ranks(
     method: Method = "nn",
     k: int | None = None,
     block: int = 8192,
+    gpu: torch.device | None = None,
 ) -> np.ndarray:
     """0-based rank of ``pool[gold[i]]`` among all pool rows for query ``i`` under ``method``.
 
     Ties count against the query, as in :func:`precision_at_k`. CSLS/margin neighbourhoods: each query's k
-    nearest pool rows, and each pool row's k nearest queries (the LASER/xsim convention).
+    nearest pool rows, and each pool row's k nearest queries (the LASER/xsim convention). ``gpu``: dense
+    vectors are searched and ranked there with torch.
     """
     check_method(method)
     q, p = _rows(queries), _rows(pool)
@@ -172,8 +219,8 @@ def gold_ranks(
     if gold.shape != (q.shape[0],) or gold.min(initial=0) < 0 or gold.max(initial=0) >= p.shape[0]:
         raise ValueError("gold must hold one valid pool index per query")
     k = DEFAULT_K[method] if k is None else k
-    r_q = knn_mean_cosine(q, p, k) if method != "nn" else np.zeros(q.shape[0], np.float32)
-    r_p = knn_mean_cosine(p, q, k) if method != "nn" else np.zeros(p.shape[0], np.float32)
+    r_q = knn_mean_cosine(q, p, k, gpu=gpu) if method != "nn" else np.zeros(q.shape[0], np.float32)
+    r_p = knn_mean_cosine(p, q, k, gpu=gpu) if method != "nn" else np.zeros(p.shape[0], np.float32)
     gold_cos = np.asarray(
         q.multiply(p[gold]).sum(axis=1) if sparse.issparse(q) else np.sum(q * p[gold], axis=1), np.float32
     ).ravel()
@@ -181,6 +228,8 @@ def gold_ranks(
     # The gold's own entry in a block comes from a matrix product, whose rounding differs from the
     # row-wise product above: scores within ``tol`` of the gold score count as ties (against the query).
     tol = 1e-5 * np.maximum(np.abs(gold_score), 1.0)
+    if gpu is not None and not sparse.issparse(q):
+        return _count_above_gold(q, p, r_q, r_p, gold_score, tol, method, block, gpu)
     greater = np.zeros(q.shape[0], dtype=np.int64)
     equal = np.zeros(q.shape[0], dtype=np.int64)
     for start in range(0, p.shape[0], block):
@@ -189,6 +238,35 @@ def gold_ranks(
         greater += (scores > gold_score + tol).sum(axis=1)
         equal += (np.abs(scores - gold_score) <= tol).sum(axis=1)
     return greater + np.maximum(equal - 1, 0)
+
+
+def _count_above_gold(
+    q: np.ndarray,
+    p: np.ndarray,
+    r_q: np.ndarray,
+    r_p: np.ndarray,
+    gold_score: np.ndarray,
+    tol: np.ndarray,
+    method: str,
+    block: int,
+    gpu: torch.device,
+) -> np.ndarray:
+    """The rank loop of :func:`gold_ranks` in torch on ``gpu`` (the same sums, block by block)."""
+    import torch
+
+    def t(x: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(np.ascontiguousarray(x)).to(gpu)
+
+    qt, rq, rp, gold_t, tol_t = t(q), t(r_q)[:, None], t(r_p), t(gold_score), t(tol)
+    greater = torch.zeros(q.shape[0], dtype=torch.int64, device=gpu)
+    equal = torch.zeros_like(greater)
+    with torch.inference_mode():
+        for start in range(0, p.shape[0], block):
+            stop = min(start + block, p.shape[0])
+            scores = _score(qt @ t(p[start:stop]).T, rq, rp[None, start:stop], method)
+            greater += (scores > gold_t + tol_t).sum(dim=1)
+            equal += ((scores - gold_t).abs() <= tol_t).sum(dim=1)
+    return (greater + (equal - 1).clamp_min(0)).cpu().numpy()
 
 
 def precision_from_ranks(ranks: np.ndarray, ks: tuple[int, ...] = (1, 5, 10)) -> dict[str, float]:

@@ -86,3 +86,39 @@ def test_teacher_from_a_folder_and_unknown_names(tiny_teacher: Path) -> None:
     assert "max_seq_length=16" in teacher.fingerprint
     with pytest.raises(LinguaLiteError, match="teacher.name"):
         load_teacher("no-such-teacher-anywhere")
+
+
+def test_a_cpu_only_teacher_builds_its_cache_in_worker_processes(tmp_path: Path, monkeypatch) -> None:
+    """use-m (numpy) encodes the missing chunks in a pool of one-thread processes (EncoderPool, by name);
+    the cache is the same as one process would write."""
+    monkeypatch.setattr(teacher_module, "CHUNK", 3)
+    pools: list[tuple[str, int]] = []
+
+    class FakePool:  # EncoderPool's interface; the chunks come back in order, like the real one
+        def __init__(self, spec: str, workers: int) -> None:
+            pools.append((spec, workers))
+
+        def __enter__(self) -> FakePool:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def encode(self, pieces):
+            for first, texts in pieces:
+                yield first, CountingTeacher().encode(texts)
+
+    import lingualite.runtime.parallel_encode as parallel_encode
+
+    monkeypatch.setattr(parallel_encode, "EncoderPool", FakePool)
+    texts = [f"s{i} {'a' * i}" for i in range(8)]
+    one = CountingTeacher()
+    pooled = Teacher("use-m", one.encode, "fake", workers=4)
+    vectors = encode_cached(pooled, texts, tmp_path / "pool")
+    assert pools == [("use-m", 3)] and one.calls == []  # 3 chunks of 3: three workers, none idle
+    np.testing.assert_array_equal(vectors, CountingTeacher().encode(texts))
+    np.testing.assert_array_equal(
+        encode_cached(Teacher("x", one.encode, "fake"), texts, tmp_path / "one"), vectors
+    )
+    assert one.calls == [3, 3, 2]  # workers=1: this process, chunk by chunk, as before
+    assert teacher_module.TEACHER_WORKERS["use-m"]() >= 1

@@ -112,3 +112,17 @@ def test_too_few_candidates_are_not_reported_as_perfect() -> None:
     out = xsr_from_similarity(np.array([[0.1, 0.9, 0.0], [0.8, 0.2, 0.0], [0.0, 0.0, 1.0]]))
     assert "p_at_5" not in out and "p_at_10" not in out
     assert out["p_at_1"] == _pytest.approx(1 / 3)
+
+
+def test_gold_ranks_on_the_torch_path_equal_the_numpy_ones() -> None:
+    """A GPU ranks with torch (lingualite.retrieval: gpu=...); forced onto the CPU the ranks are the same."""
+    import torch
+
+    rng = np.random.default_rng(5)
+    queries = rng.normal(size=(40, 16)).astype(np.float32)
+    pool = np.concatenate([queries + 0.8 * rng.normal(size=queries.shape), rng.normal(size=(300, 16))])
+    gold = np.arange(40)
+    for method in ("nn", "csls", "margin"):
+        expected = gold_ranks(queries, pool.astype(np.float32), gold, method, block=64)
+        got = gold_ranks(queries, pool.astype(np.float32), gold, method, block=64, gpu=torch.device("cpu"))
+        np.testing.assert_array_equal(got, expected)

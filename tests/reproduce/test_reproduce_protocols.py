@@ -130,7 +130,14 @@ def test_efficiency_of_a_trained_cell_and_a_model_cell(
     spec = load_table(write_table(tmp_path / "tables", table))
     out = tmp_path / "sweep"
     run_sweep(spec, "tiny", out, cell_evaluator(1), threads=1, progress=lambda _: None)
-    options = {"texts": 20, "batch_size": 64, "single_runs": 30, "energy": False, "threads": 1}
+    options = {
+        "texts": 20,
+        "batch_size": 64,
+        "single_runs": 30,
+        "energy": False,
+        "threads": 1,
+        "device": "auto",
+    }
     assert calls == [{"model": "tfidf", **options}, {"model": str(out / "cells" / "student"), **options}]
     metrics = json.loads((out / "cells" / "student" / "result.json").read_text())["metrics"]
     assert metrics["efficiency/latency_ms_p50"] == 2.0 and "efficiency/energy_mj_p50" not in metrics

@@ -11,7 +11,16 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, in_data_dir
+from lingualite.cli.common import (
+    USER_ERRORS,
+    DataDirOpt,
+    DeviceOpt,
+    JsonOpt,
+    emit,
+    fail,
+    in_data_dir,
+    use_device,
+)
 from lingualite.errors import LinguaLiteError
 
 METHODS = ("embedding", "gale-church")
@@ -53,6 +62,7 @@ def make_aligner(
     many_to_many: bool = False,
     threads: int | None = None,
     progress: Any = None,
+    device: str = "auto",
 ) -> Any:
     """``aligner(src_lines, tgt_lines) -> Alignment`` for a method name and (embedding) a model spec."""
     if method not in METHODS:
@@ -67,7 +77,7 @@ def make_aligner(
     from lingualite.alignment import VecalignConfig, align_texts
     from lingualite.encoders.loading import load_encoder
 
-    encoder = load_encoder(model, threads=threads)
+    encoder = load_encoder(model, threads=threads, device=device)
     cfg = VecalignConfig(
         max_block=max_block, many_to_many=many_to_many, skip_cost=skip_cost, skip_percentile=skip_percentile
     )
@@ -98,6 +108,7 @@ def align_command(
     skip_percentile: SkipPercentileOpt = 0.2,
     many_to_many: ManyOpt = False,
     threads: ThreadsOpt = None,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Align the lines of two translated documents, in order (1-1, 1-2, 2-1, and skips 1-0 / 0-1).
@@ -128,7 +139,15 @@ def align_command(
             (lambda msg: typer.echo(f"lingualite: {msg}", err=True)) if long or sys.stderr.isatty() else None
         )
         aligner = make_aligner(
-            method, model, max_block, skip_cost, skip_percentile, many_to_many, threads, progress=say
+            method,
+            model,
+            max_block,
+            skip_cost,
+            skip_percentile,
+            many_to_many,
+            threads,
+            say,
+            use_device(device),
         )
         alignment = aligner(src_lines, tgt_lines)
         write_tsv(output, alignment, src_lines, tgt_lines, src_ids, tgt_ids, inputs=[src, tgt])
@@ -194,6 +213,7 @@ def eval_align(
     ] = None,
     data_dir: DataDirOpt = None,
     threads: ThreadsOpt = None,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Document alignment F1 on held-out LibreOffice help pages (English vs each language, or any pairs).
@@ -218,7 +238,9 @@ def eval_align(
     try:
         if split not in ("test", "valid"):
             raise LinguaLiteError(f"--split: {split!r} is not test or valid")
-        aligner = make_aligner(method, model, max_block, skip_cost, skip_percentile, False, threads)
+        aligner = make_aligner(
+            method, model, max_block, skip_cost, skip_percentile, False, threads, device=use_device(device)
+        )
         if pairs:
             todo = [parse_pair(p.strip()) for p in pairs.split(",") if p.strip()]
         else:

@@ -9,6 +9,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from lingualite.device import DEVICE_HELP
 from lingualite.errors import LinguaLiteError
 from lingualite.strict_json import dumps
 
@@ -45,6 +46,30 @@ DataDirOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+DeviceOpt = Annotated[
+    str,
+    typer.Option(
+        "--device",
+        envvar="LINGUALITE_DEVICE",
+        help=DEVICE_HELP + " The device in use is printed once on stderr (auto on a CPU: nothing).",
+    ),
+]
+"""``--device`` of every command that runs a model (:mod:`lingualite.device`); check it with :func:`use_device`."""
+
+
+def use_device(spec: str) -> str:
+    """Check ``--device`` on this machine (``cuda`` without CUDA, or a GPU index it does not have, is a
+    one-line error) and let the library print the device line on stderr; returns ``spec`` for the calls."""
+    from lingualite.device import announce_to, resolve_device
+
+    try:
+        resolve_device(spec)
+    except LinguaLiteError as exc:
+        fail(exc)
+    announce_to(lambda line: typer.echo(f"lingualite: {line}", err=True))
+    return spec
 
 
 def in_data_dir(given: Path | None, data_dir: Path | None, sub: str) -> Path:
@@ -207,6 +232,7 @@ def run_recipe(
     from lingualite.config import load_config
     from lingualite.recipes import train
 
+    use_device(options.get("device", "auto"))
     echo_logs("lingualite", "lingualite")
     try:
         cfg = with_data_files(load_config(config, data_dir, mode), train_files, valid_files)

@@ -12,13 +12,15 @@ from typing import Annotated, Any
 import typer
 
 from lingualite.cli.alignment_commands import eval_align
-from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, in_data_dir
-
-MODEL_HELP = (
-    "Model folder (sentence-transformers / lingualite), a baseline (tfidf, minilm, use-m, e5-small), or "
-    "onnx:FOLDER / onnx-int8:FOLDER (graphs from `lingualite export`, run by onnxruntime), static:FOLDER, or "
-    "bf16:FOLDER (a model folder run by torch in bfloat16)."
+from lingualite.cli.common import (
+    USER_ERRORS,
+    DeviceOpt,
+    JsonOpt,
+    emit,
+    fail,
+    use_device,
 )
+from lingualite.cli.report_commands import ModelOpt, SeedsOpt, eval_all, eval_efficiency
 
 eval_app = typer.Typer(
     help=(
@@ -30,7 +32,6 @@ eval_app = typer.Typer(
     no_args_is_help=True,
 )
 
-ModelOpt = Annotated[str, typer.Option(help=MODEL_HELP)]
 ThreadsOpt = Annotated[
     int | None, typer.Option(min=1, help="CPU threads of the encoder (default: all cores).")
 ]
@@ -47,10 +48,10 @@ def _files(first: list[Path] | None, more: list[Path] | None, option: str) -> li
     return files
 
 
-def _load(model: str, threads: int | None = None) -> Any:
+def _load(model: str, threads: int | None = None, device: str = "auto") -> Any:
     from lingualite.encoders.loading import load_encoder
 
-    return load_encoder(model, threads=threads)
+    return load_encoder(model, threads=threads, device=use_device(device))
 
 
 @eval_app.command("xsr")
@@ -90,6 +91,7 @@ def eval_xsr(
     ] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the subsample / query / pool draws.")] = 0,
     threads: ThreadsOpt = None,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Cross-lingual sentence retrieval P@1/5/10.
@@ -106,7 +108,16 @@ def eval_xsr(
     try:
         directions = expand_direction(direction, XSR_DIRECTIONS)
         result = xsr_from_files(
-            _load(model, threads), files, method, max_pairs, seed, queries, pool, distractors, k, directions
+            _load(model, threads, device),
+            files,
+            method,
+            max_pairs,
+            seed,
+            queries,
+            pool,
+            distractors,
+            k,
+            directions,
         )
     except USER_ERRORS as exc:
         fail(exc)
@@ -114,9 +125,6 @@ def eval_xsr(
 
 
 SkipBadOpt = Annotated[bool, typer.Option(help="Skip (and count) malformed lines instead of stopping.")]
-SeedsOpt = Annotated[
-    int, typer.Option(min=1, help="Classifier runs averaged (seeds 0..N-1); mean and std reported.")
-]
 
 
 @eval_app.command("classify")
@@ -153,6 +161,7 @@ def eval_classify(
     ] = "en2xx",
     skip_bad: SkipBadOpt = False,
     threads: ThreadsOpt = None,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Zero-shot cross-lingual document classification (MLDoc protocol, paper 000 Sec. 4.3, Table 3).
@@ -168,7 +177,14 @@ def eval_classify(
 
         try:
             result = classification_from_set(
-                _load(model, threads), set_dir, direction, classifier, seeds, max_words, max_docs, skip_bad
+                _load(model, threads, device),
+                set_dir,
+                direction,
+                classifier,
+                seeds,
+                max_words,
+                max_docs,
+                skip_bad,
             )
         except USER_ERRORS as exc:
             fail(exc)
@@ -184,7 +200,7 @@ def eval_classify(
     tests = _files(test, more, "--test")
     try:
         result = classification_from_files(
-            _load(model, threads), train, tests, classifier, seeds, max_words, skip_bad, max_docs
+            _load(model, threads, device), train, tests, classifier, seeds, max_words, skip_bad, max_docs
         )
     except USER_ERRORS as exc:
         fail(exc)
@@ -203,6 +219,7 @@ def eval_pairs(
     max_train: Annotated[int | None, typer.Option(min=1, help="Use only the first N training pairs.")] = None,
     skip_bad: SkipBadOpt = False,
     threads: ThreadsOpt = None,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Pair classification (XNLI-style, paper 001): features \\[u, v, u*v, |u-v|] and an MLP (512, 384).
@@ -213,7 +230,7 @@ def eval_pairs(
 
     tests = _files(test, more, "--test")
     try:
-        result = pairs_from_files(_load(model, threads), train, tests, seeds, max_train, skip_bad)
+        result = pairs_from_files(_load(model, threads, device), train, tests, seeds, max_train, skip_bad)
     except USER_ERRORS as exc:
         fail(exc)
     emit({"model": model, **result}, f"Pair classification of {model}", as_json)
@@ -228,6 +245,7 @@ def eval_sts(
     more: MoreFiles = None,
     skip_bad: SkipBadOpt = False,
     threads: ThreadsOpt = None,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Semantic similarity: Spearman and Pearson correlation of cosine(u, v) with the gold scores."""
@@ -235,7 +253,7 @@ def eval_sts(
 
     files = _files(pairs, more, "--pairs")
     try:
-        result = sts_from_files(_load(model, threads), files, skip_bad)
+        result = sts_from_files(_load(model, threads, device), files, skip_bad)
     except USER_ERRORS as exc:
         fail(exc)
     emit({"model": model, **result}, f"STS of {model}", as_json)
@@ -261,6 +279,7 @@ def eval_ir(
     seed: Annotated[int, typer.Option(min=0, help="Seed of the query subsample.")] = 0,
     skip_bad: SkipBadOpt = False,
     threads: ThreadsOpt = None,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Ranking: MRR@10, NDCG@10, MAP@100 (and recall/precision) of cosine search over DATA's corpus.
@@ -271,128 +290,14 @@ def eval_ir(
 
     folders = [*(queries or []), *(more or [])]
     try:
-        result = ir_from_files(_load(model, threads), data, folders, max_queries, max_words, seed, skip_bad)
+        result = ir_from_files(
+            _load(model, threads, device), data, folders, max_queries, max_words, seed, skip_bad
+        )
     except USER_ERRORS as exc:
         fail(exc)
     emit({"model": model, **result}, f"IR of {model}", as_json)
 
 
-@eval_app.command("efficiency")
-def eval_efficiency(
-    model: ModelOpt,
-    texts: Annotated[
-        Path | None, typer.Option(help="Sentences to encode, one a line (default: 1,000 test sentences).")
-    ] = None,
-    prepared: Annotated[
-        Path | None,
-        typer.Option(
-            help="Where the default sentences come from \\[default: DATA_DIR/prepared].", show_default=False
-        ),
-    ] = None,
-    data_dir: DataDirOpt = None,
-    batch_size: Annotated[int, typer.Option(min=1, help="Batch size of the throughput run.")] = 64,
-    single_runs: Annotated[
-        int, typer.Option(min=1, help="Batch-1 encodes timed for the latency percentiles.")
-    ] = 200,
-    energy: Annotated[bool, typer.Option(help="Estimate energy with codecarbon (offline).")] = True,
-    as_json: JsonOpt = False,
-) -> None:
-    """Size, parameters, peak memory, throughput, batch-1 latency (p50/p95) and energy per 1,000 sentences.
-
-    Measured in a fresh process so that memory and load time are the model's own. For a training run folder
-    also the training time per 10k steps (from its metrics.jsonl).
-    """
-    from lingualite.evaluation.efficiency import measure_efficiency
-    from lingualite.evaluation.report import ReportSettings, efficiency_texts
-    from lingualite.evaluation.training_time import training_time_per_10k_steps
-
-    try:
-        if texts is not None:
-            lines = [t for t in texts.read_text(encoding="utf-8").splitlines() if t.strip()]
-            if not lines:
-                raise ValueError(f"{texts}: no sentences")
-        else:
-            lines = efficiency_texts(ReportSettings(prepared_dir=in_data_dir(prepared, data_dir, "prepared")))
-        result = measure_efficiency(
-            model, lines, batch_size=batch_size, single_runs=single_runs, energy=energy
-        )
-        if Path(model).is_dir():
-            result["training"] = training_time_per_10k_steps(model)
-    except USER_ERRORS as exc:
-        fail(exc)
-    emit({"model": model, **result}, f"Efficiency of {model}", as_json)
-
-
-@eval_app.command("all")
-def eval_all(
-    model: Annotated[
-        list[str] | None, typer.Option(help="Model folder(s) or baseline name(s); repeat for several.")
-    ] = None,
-    baselines: Annotated[bool, typer.Option(help="Also evaluate tfidf, minilm, use-m and e5-small.")] = False,
-    out: Annotated[Path, typer.Option(help="Report folder: results.json, results.md, *.png.")] = Path(
-        "runs/report"
-    ),
-    eval_dir: Annotated[
-        Path | None,
-        typer.Option(
-            help="Evaluation sets from `lingualite data eval-sets` \\[default: DATA_DIR/eval].",
-            show_default=False,
-        ),
-    ] = None,
-    prepared: Annotated[
-        Path | None,
-        typer.Option(
-            help="Prepared pairs; each en-xx/test.tsv is an XSR set \\[default: DATA_DIR/prepared].",
-            show_default=False,
-        ),
-    ] = None,
-    data_dir: DataDirOpt = None,
-    tasks: Annotated[
-        str, typer.Option(help="Comma-separated subset of xsr,classify,pairs,sts,ir,efficiency.")
-    ] = ("xsr,classify,pairs,sts,ir,efficiency"),
-    xsr_max_pairs: Annotated[int | None, typer.Option(min=1, help="Seeded pairs per XSR test split.")] = 1000,
-    ir_max_queries: Annotated[int | None, typer.Option(min=1, help="Seeded queries per IR language.")] = 400,
-    max_words: Annotated[int | None, typer.Option(min=1, help="Words kept per document.")] = 64,
-    max_docs: Annotated[
-        int | None, typer.Option(min=1, help="Seeded documents per classification file.")
-    ] = 400,
-    seeds: SeedsOpt = 5,
-    threads: Annotated[
-        int | None, typer.Option(min=1, help="CPU threads per encoder (default: all cores).")
-    ] = None,
-    force: Annotated[bool, typer.Option(help="Recompute results already in OUT/parts.")] = False,
-) -> None:
-    """Every task for every model on the real data, with one report (JSON, Markdown table, PNG plots).
-
-    Resumable: finished (model, task) results and embeddings are kept in OUT and reused.
-    Example: `lingualite eval all --model runs/quickstart --baselines --out runs/report`.
-    """
-    from lingualite.evaluation.report import BASELINES, TASKS, ReportSettings, run_report
-
-    models = [*(model or []), *(BASELINES if baselines else ())]
-    if not models:
-        fail(ValueError("give --model and/or --baselines"))
-    chosen = tuple(t.strip() for t in tasks.split(",") if t.strip())
-    unknown = [t for t in chosen if t not in TASKS]
-    if unknown:
-        fail(ValueError(f"unknown task(s) {', '.join(unknown)}; choose from {', '.join(TASKS)}"))
-    settings = ReportSettings(
-        eval_dir=in_data_dir(eval_dir, data_dir, "eval"),
-        prepared_dir=in_data_dir(prepared, data_dir, "prepared"),
-        pivot_dir=in_data_dir(None, data_dir, "prepared-pivot"),
-        tasks=chosen,
-        xsr_max_pairs=xsr_max_pairs,
-        ir_max_queries=ir_max_queries,
-        max_words=max_words,
-        max_docs=max_docs,
-        seeds=seeds,
-        threads=threads,
-    )
-    try:
-        run_report(list(dict.fromkeys(models)), out, settings, progress=typer.echo, force=force)
-    except USER_ERRORS as exc:
-        fail(exc)
-    typer.echo((out / "results.md").read_text(encoding="utf-8"))
-
-
+eval_app.command("efficiency")(eval_efficiency)
+eval_app.command("all")(eval_all)
 eval_app.command("align")(eval_align)

@@ -8,7 +8,16 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, in_data_dir
+from lingualite.cli.common import (
+    USER_ERRORS,
+    DataDirOpt,
+    DeviceOpt,
+    JsonOpt,
+    emit,
+    fail,
+    in_data_dir,
+    use_device,
+)
 
 MODEL_HELP = (
     "Model folder, a baseline (use-m, minilm, e5-small) or a runtime spec (onnx:F, onnx-int8:F, static:F, "
@@ -67,6 +76,7 @@ def mine(
         str, typer.Option(help="local, or ray (Ray Data; RAY_ADDRESS joins a cluster).")
     ] = "local",
     overwrite: OverwriteWorkOpt = False,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Mine translation pairs between two monolingual files by ratio margin (LASER's method).
@@ -103,6 +113,7 @@ def mine(
             workers=workers,
             engine=engine,
             rescore_model=rescore_model,
+            device=use_device(device),
         )
         result = mine_files(
             model,
@@ -144,6 +155,7 @@ def eval_mine(
     k: KOpt = 4,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the gold and distractor draws.")] = 0,
     data_dir: DataDirOpt = None,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Bitext mining precision / recall / F1, BUCC-style: held-out test pairs hidden among 1x, 10x and 100x
@@ -157,7 +169,8 @@ def eval_mine(
     try:
         if not folders:
             raise ValueError("no en-xx folders: run `lingualite prepare` or give --pairs")
-        result = evaluate_mining(load_encoder(model), folders, n_gold=gold, mode=mode, k=k, seed=seed)
+        encoder = load_encoder(model, device=use_device(device))
+        result = evaluate_mining(encoder, folders, n_gold=gold, mode=mode, k=k, seed=seed)
     except USER_ERRORS as exc:
         fail(exc)
     emit(

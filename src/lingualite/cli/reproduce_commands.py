@@ -15,13 +15,22 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, echo_logs, emit, fail
+from lingualite.cli.common import (
+    USER_ERRORS,
+    DataDirOpt,
+    DeviceOpt,
+    JsonOpt,
+    echo_logs,
+    emit,
+    fail,
+    use_device,
+)
 
 if TYPE_CHECKING:
     from lingualite.reproduce import EvaluationInputs, Evaluator
 
 
-def cell_evaluator(threads: int | None = None) -> Evaluator:
+def cell_evaluator(threads: int | None = None, device: str = "auto") -> Evaluator:
     """What a sweep evaluates each cell with, as ``lingualite eval`` computes it: XSR P@1 (square protocol,
     cosine) on each test pair file (``eval xsr --pairs ... --max-pairs N --seed S``); where the table names
     classification sets, zero-shot classification in each of its directions (``eval classify --set DIR
@@ -35,9 +44,9 @@ def cell_evaluator(threads: int | None = None) -> Evaluator:
 
         metrics: dict[str, Any] = {}
         if inputs.xsr_files or inputs.classify or inputs.sts_files or inputs.pooled or inputs.ir:
-            metrics.update(_quality(load_encoder(str(model), threads=threads), inputs))
+            metrics.update(_quality(load_encoder(str(model), threads=threads, device=device), inputs))
         if inputs.efficiency is not None:
-            metrics.update(_efficiency(str(model), inputs))
+            metrics.update(_efficiency(str(model), inputs, device))
         return metrics
 
     return evaluate
@@ -94,7 +103,7 @@ def _quality(encoder: Any, inputs: EvaluationInputs) -> dict[str, Any]:
     return metrics
 
 
-def _efficiency(model: str, inputs: EvaluationInputs) -> dict[str, Any]:
+def _efficiency(model: str, inputs: EvaluationInputs, device: str = "auto") -> dict[str, Any]:
     from lingualite.evaluation.efficiency import measure_efficiency
 
     eff = inputs.efficiency
@@ -106,6 +115,7 @@ def _efficiency(model: str, inputs: EvaluationInputs) -> dict[str, Any]:
         single_runs=eff.single_runs,
         energy=False,
         threads=eff.threads,
+        device=device,
     )
     return {
         f"efficiency/{key}": value
@@ -134,10 +144,11 @@ def _dry_run(
     data_dir: Path | None,
     cells: list[str] | None,
     reuse: list[Path],
+    device: str = "auto",
 ) -> dict:
     from lingualite.reproduce import STATES, plan_sweep
 
-    plans = plan_sweep(table, scale, output, data_dir, cells, reuse)
+    plans = plan_sweep(table, scale, output, data_dir, cells, reuse, device)
     rows = {
         p.cell.name: {
             "state": p.state,
@@ -171,6 +182,20 @@ ReuseFromOpt = Annotated[
 NoReuseOpt = Annotated[
     bool, typer.Option("--no-reuse", help="Train every new cell, even one another sweep trained.")
 ]
+ResumeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--resume", help="Continue cells that stopped with checkpoints (finished cells never rerun)."
+    ),
+]
+ForceOpt = Annotated[
+    bool,
+    typer.Option("--force", help="Delete and rerun cells whose saved config differs from the table's."),
+]
+DryRunOpt = Annotated[
+    bool, typer.Option("--dry-run", help="Show each cell's state and overrides; run nothing.")
+]
+ThreadsOpt = Annotated[int | None, typer.Option(min=1, help="PyTorch CPU threads (default: one per core).")]
 
 
 def reproduce(
@@ -194,28 +219,17 @@ def reproduce(
     cells: Annotated[
         str | None, typer.Option(help="Comma-separated cells to run (default: all); the table renders all.")
     ] = None,
-    resume: Annotated[
-        bool,
-        typer.Option(
-            "--resume", help="Continue cells that stopped with checkpoints (finished cells never rerun)."
-        ),
-    ] = False,
-    force: Annotated[
-        bool,
-        typer.Option("--force", help="Delete and rerun cells whose saved config differs from the table's."),
-    ] = False,
+    resume: ResumeOpt = False,
+    force: ForceOpt = False,
     list_: Annotated[
         bool, typer.Option("--list", help="List the shipped tables and their cell counts.")
     ] = False,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Show each cell's state and overrides; run nothing.")
-    ] = False,
+    dry_run: DryRunOpt = False,
     reuse_from: ReuseFromOpt = None,
     no_reuse: NoReuseOpt = False,
-    threads: Annotated[
-        int | None, typer.Option(min=1, help="PyTorch CPU threads (default: one per core).")
-    ] = None,
+    threads: ThreadsOpt = None,
     data_dir: DataDirOpt = None,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Run the grid of one of the papers' tables and render it beside the paper's numbers.
@@ -251,19 +265,27 @@ def reproduce(
     if table is None:
         fail(ValueError("name a TABLE (see `lingualite reproduce --list`)"))
     chosen = [c.strip() for c in cells.split(",") if c.strip()] if cells else None
+    device = use_device(device)
     try:
         if is_study(table):
-            flags = dict(resume=resume, force=force, dry_run=dry_run, threads=threads, reuse_from=reuse_from)
+            flags = dict(
+                resume=resume,
+                force=force,
+                dry_run=dry_run,
+                threads=threads,
+                reuse_from=reuse_from,
+                device=device,
+            )
             return reproduce_study(table, scale, output, chosen, flags, data_dir, as_json)
         spec = load_table(table)
         spec.scale(scale)
         output = output or Path("runs/reproduce") / f"{spec.name}-{scale}"
         reuse = [] if no_reuse else (reuse_from or [output.parent])
         if dry_run:
-            plan = _dry_run(spec, scale, output, data_dir, chosen, reuse)
+            plan = _dry_run(spec, scale, output, data_dir, chosen, reuse, device)
             emit(plan, f"Plan of {spec.name} ({scale})", as_json)
             return
-        states = _sweep(spec, scale, output, data_dir, chosen, resume, force, reuse, threads)
+        states = _sweep(spec, scale, output, data_dir, chosen, resume, force, reuse, threads, device)
     except USER_ERRORS as exc:
         fail(exc)
     summary = {
@@ -285,6 +307,7 @@ def _sweep(
     force: bool,
     reuse: list[Path],
     threads: int | None,
+    device: str = "auto",
 ) -> dict[str, dict[str, str]]:
     """Run the sweep (progress lines on stderr), render the table; each cell's state before the run."""
     from lingualite.reproduce import render_table, run_sweep
@@ -294,7 +317,7 @@ def _sweep(
         spec,
         scale,
         output,
-        cell_evaluator(threads),
+        cell_evaluator(threads, device),
         data_dir=data_dir,
         cells=cells,
         resume=resume,
@@ -303,5 +326,6 @@ def _sweep(
         threads=threads,
         progress=lambda line: typer.echo(line, err=True),
         on_done=lambda: render_table(spec, scale, output),
+        device=device,
     )
     return {p.cell.name: {"before": p.state} for p in plans}

@@ -35,7 +35,7 @@ def reproduce_study(
     as_json: bool,
 ) -> None:
     """Run (or, with ``flags["dry_run"]``, plan) study ``name``; ``flags``: resume, force, dry_run, threads,
-    reuse_from (refused: a study reuses nothing)."""
+    device, reuse_from (refused: a study reuses nothing)."""
     from lingualite.cli.train_commands import paper_set_evaluator
     from lingualite.reproduce.studies import plan_study, run_study
     from lingualite.reproduce.study_spec import load_study
@@ -46,12 +46,12 @@ def reproduce_study(
     spec.scale(scale)
     output = output or Path("runs/reproduce") / f"{spec.name}-{scale}"
     if flags["dry_run"]:
-        plan = plan_study(spec, scale, output, data_dir)
+        plan = plan_study(spec, scale, output, data_dir, flags.get("device", "auto"))
         shown = {k: {**v, "changed": ", ".join(v.get("changed", []))} for k, v in plan.items()}
         emit({"table": spec.name, "scale": scale, "output": str(output), "dry_run": True, "cells": shown},
              f"Plan of {spec.name} ({scale})", as_json)  # fmt: skip
         return
-    before = plan_study(spec, scale, output, data_dir)
+    before = plan_study(spec, scale, output, data_dir, flags.get("device", "auto"))
     run_study(
         spec,
         scale,
@@ -64,6 +64,7 @@ def reproduce_study(
         threads=flags["threads"],
         progress=lambda line: typer.echo(line, err=True),
         bars=sys.stderr.isatty(),
+        device=flags.get("device", "auto"),
     )
     summary = {
         "table": spec.name,

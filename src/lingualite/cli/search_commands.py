@@ -8,7 +8,17 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DimensionsOpt, JsonOpt, emit, fail, output_console, rounded
+from lingualite.cli.common import (
+    USER_ERRORS,
+    DeviceOpt,
+    DimensionsOpt,
+    JsonOpt,
+    emit,
+    fail,
+    output_console,
+    rounded,
+    use_device,
+)
 
 index_app = typer.Typer(
     help="Build and maintain a search index: documents in SQLite, vectors in FAISS.", no_args_is_help=True
@@ -68,6 +78,7 @@ def index_build(
         typer.Option("--overwrite", help="Replace OUTPUT if it is an existing index (never another folder)."),
     ] = False,
     dimensions: DimensionsOpt = None,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Encode documents with a model into a new search index folder (written atomically).
@@ -97,6 +108,7 @@ def index_build(
             skip_bad=skip_bad,
             overwrite=overwrite,
             dimensions=dimensions,
+            device=use_device(device),
         ) as idx:
             info, warnings = idx.describe(), idx.warnings
     except USER_ERRORS as exc:
@@ -113,6 +125,7 @@ def index_add(
     index: IndexOpt,
     input: Annotated[Path, typer.Option("--input", help=INPUT_HELP)],
     skip_bad: SkipBadOpt = False,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Encode more documents into an index (ids must be new), with the model the index was built with.
@@ -126,7 +139,8 @@ def index_add(
     from lingualite.search import SearchIndex
 
     try:
-        with SearchIndex.open(index) as idx:
+        with SearchIndex.open(index, device=use_device(device)) as idx:
+            idx.require_documents()
             added = idx.add(input, skip_bad=skip_bad, progress=sys.stderr.isatty())
             result = {
                 "index": str(index),
@@ -182,6 +196,7 @@ def search_command(
         list[str], typer.Argument(help="One or more queries, in any language the model knows.")
     ],
     k: Annotated[int, typer.Option("-k", "--k", min=1, help="Hits per query.")] = 10,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Search an index: the k most similar documents per query (cosine), with their ids and text.
@@ -195,7 +210,7 @@ def search_command(
     from lingualite.strict_json import dumps
 
     try:
-        with SearchIndex.open(index) as idx:
+        with SearchIndex.open(index, device=use_device(device)) as idx:
             idx.require_documents()
             results = idx.search(list(queries), k=k)
     except USER_ERRORS as exc:

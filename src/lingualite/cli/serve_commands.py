@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, fail
+from lingualite.cli.common import USER_ERRORS, DeviceOpt, fail, use_device
 from lingualite.errors import LinguaLiteError
 
 ModelOption = Annotated[
@@ -76,6 +76,7 @@ def serve_command(
     allowed_host: AllowedHostOption = None,
     read_timeout: ReadTimeoutOption = 10.0,
     served_model_name: ServedNameOption = None,
+    device: DeviceOpt = "auto",
 ) -> None:
     """Serve sentence vectors and semantic search over HTTP, with a search page at /.
 
@@ -122,7 +123,7 @@ def serve_command(
             served_model_names=tuple(served_model_name or ()),
             **limits,
         )
-        app = _build_app(spec, index, settings, threads)
+        app = _build_app(spec, index, settings, threads, use_device(device))
     except USER_ERRORS as exc:
         fail(exc)
     except ImportError as exc:
@@ -145,14 +146,16 @@ def _say(line: str) -> None:
     typer.echo(f"lingualite: {line}", err=True)
 
 
-def _build_app(model: str, index: Path | None, settings: object, threads: int | None) -> object:
+def _build_app(
+    model: str, index: Path | None, settings: object, threads: int | None, device: str = "auto"
+) -> object:
     from lingualite.encoders.base import require_standalone
     from lingualite.encoders.loading import load_encoder
     from lingualite.serve.app import create_app
 
     _say(f"loading model {model} ...")
     started = time.perf_counter()
-    encoder = load_encoder(model, threads=threads)
+    encoder = load_encoder(model, threads=threads, device=device)
     require_standalone(encoder, "serve requests (each is encoded on its own)")
     _say(f"model loaded in {time.perf_counter() - started:.1f} s ({encoder.dimension} dimensions)")
     opened = None

@@ -13,6 +13,7 @@ from lingualite.cli.common import (
     SMOKE_HELP,
     TRAIN_FILES_HELP,
     VALID_FILES_HELP,
+    DeviceOpt,
     JsonOpt,
     run_recipe,
 )
@@ -62,6 +63,13 @@ ThreadsOpt = Annotated[
 ]
 TrainFilesOpt = Annotated[list[str] | None, typer.Option(help=TRAIN_FILES_HELP)]
 ValidFilesOpt = Annotated[list[str] | None, typer.Option(help=VALID_FILES_HELP)]
+CompileOpt = Annotated[
+    bool,
+    typer.Option(
+        "--compile",
+        help="Run the model through torch.compile (minutes to start; may pay off for long runs on a GPU).",
+    ),
+]
 AllowChangeOpt = Annotated[
     bool,
     typer.Option(
@@ -93,6 +101,17 @@ def distill(
     train_files: TrainFilesOpt = None,
     valid_files: ValidFilesOpt = None,
     allow_config_change: AllowChangeOpt = False,
+    device: DeviceOpt = "auto",
+    compile: CompileOpt = False,
+    teacher_workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="A CPU-only numpy teacher (use-m): processes that build its vector cache \\[default: one per "
+            "core].",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Distil a sentence-transformer teacher into a tiny multilingual student (paper 002, extreme compression).
@@ -133,6 +152,9 @@ def distill(
         stop_after=stop_after,
         threads=threads,
         allow_config_change=allow_config_change,
+        device=device,
+        compile=compile,
+        teacher_workers=teacher_workers,
     )
 
 
@@ -156,6 +178,8 @@ def train(
     train_files: TrainFilesOpt = None,
     valid_files: ValidFilesOpt = None,
     allow_config_change: AllowChangeOpt = False,
+    device: DeviceOpt = "auto",
+    compile: CompileOpt = False,
 ) -> None:
     """Train an encoder with any recipe; the config's `mode` key chooses it.
 
@@ -194,6 +218,8 @@ def train(
         step_scale=step_scale,
         threads=threads,
         allow_config_change=allow_config_change,
+        device=device,
+        compile=compile,
         **_recipe_extras(config),
     )
 

@@ -8,10 +8,22 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DimensionsOpt, JsonOpt, emit, fail
+from lingualite.cli.common import USER_ERRORS, DeviceOpt, DimensionsOpt, JsonOpt, emit, fail, use_device
+from lingualite.device import encode_batch_size, resolve_device
 from lingualite.errors import LinguaLiteError
 
 ENGINES = ("local", "ray")
+BatchSizeOpt = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Sentences per forward pass \\[default: 128 on a CPU, 512 on a GPU: lingualite.device].",
+        show_default=False,
+    ),
+]
+ThreadsOpt = Annotated[
+    int | None, typer.Option(min=1, help="CPU threads (default: all available; --workers: 1 each).")
+]
 PrecisionOpt = Annotated[
     str,
     typer.Option(
@@ -81,10 +93,8 @@ def encode(
     model: EncodeModelOpt,
     input: EncodeInputOpt,
     output: EncodeOutputOpt,
-    batch_size: Annotated[int, typer.Option(min=1, help="Sentences per forward pass.")] = 128,
-    threads: Annotated[
-        int | None, typer.Option(min=1, help="CPU threads (default: all available; --workers: 1 each).")
-    ] = None,
+    batch_size: BatchSizeOpt = None,
+    threads: ThreadsOpt = None,
     normalize: Annotated[bool, typer.Option(help="L2-normalise each vector (cosine = dot product).")] = False,
     workers: EncodeWorkersOpt = None,
     engine: EncodeEngineOpt = "local",
@@ -93,6 +103,7 @@ def encode(
     precision: PrecisionOpt = "float32",
     calibration: CalibrationOpt = None,
     overwrite: EncodeOverwriteOpt = False,
+    device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
     """Write one vector per input line (float32, or --precision; first --dimensions components).
@@ -118,6 +129,7 @@ def encode(
     from lingualite.ownership import check_separate
 
     try:
+        batch_size = encode_batch_size(resolve_device(use_device(device)), batch_size)  # CPU: 128, as always
         if engine not in ENGINES:
             raise LinguaLiteError(f"--engine: {engine!r} is not one of {', '.join(ENGINES)}")
         check_separate(output, [input, *filter(None, [spec_folder(model)])])  # never in the model folder
@@ -145,7 +157,7 @@ def encode(
             encoder = None  # in Ray's workers
         else:
             result, encoder = _encode_local(
-                model, input, output, batch_size, threads, normalize, workers or 1, fmt
+                model, input, output, batch_size, threads, normalize, workers, fmt, device
             )
     except USER_ERRORS as exc:
         fail(exc)
@@ -204,23 +216,30 @@ def _encode_local(
     model: str,
     input: Path,
     output: Path,
-    batch_size: int,
+    batch_size: int | None,
     threads: int | None,
     normalize: bool,
-    workers: int,
+    workers: int | None,
     fmt: Any = None,
+    device: str = "auto",
 ) -> tuple[Any, Any]:
     """(result, the encoder when loaded in this process): ``encode_file``, or N worker processes."""
+    workers = workers or 1
     if input.suffix == ".parquet":
         raise LinguaLiteError(f"{input}: Parquet input is read by --engine ray (see --text-column)")
     if workers > 1:
         from lingualite.runtime.parallel_encode import encode_file_parallel
 
-        return encode_file_parallel(model, input, output, workers, normalize, batch_size, fmt=fmt), None
+        return (
+            encode_file_parallel(
+                model, input, output, workers, normalize, batch_size, fmt=fmt, device=device
+            ),
+            None,
+        )
     from lingualite.encoders.loading import load_encoder
     from lingualite.runtime.encode_file import encode_file
 
-    encoder = load_encoder(model, threads=threads)
+    encoder = load_encoder(model, threads=threads, device=device)
     if hasattr(encoder, "batch_size"):
         encoder.batch_size = batch_size
     return encode_file(encoder, input, output, normalize=normalize, fmt=fmt), encoder

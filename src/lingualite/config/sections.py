@@ -94,7 +94,8 @@ class OptimConfig:
     :param warmup_steps: warm-up steps as a count; when set it wins over ``warmup_ratio`` (as in
         transformers' ``TrainingArguments``).
     :param grad_clip: clip the global gradient norm (0: off).
-    :param bf16: bfloat16 autocast for the forward pass (weights and optimiser stay float32).
+    :param bf16: bfloat16 autocast for the forward pass (weights and optimiser stay float32); null (the
+        default): on when the run is on a CUDA GPU, off on a CPU (the saved config records the choice).
     :param gradient_checkpointing: recompute layer activations in the backward pass (less memory, ~30% slower).
     :param eval_every, save_every, log_every: validation, checkpoint and log-line cadence in steps (all also
         happen at the last step).
@@ -122,7 +123,7 @@ class OptimConfig:
     warmup_steps: int | None = None
     weight_decay: float = 0.0
     grad_clip: float = 1.0
-    bf16: bool = False
+    bf16: bool | None = None
     gradient_checkpointing: bool = False
     eval_every: int = 500
     save_every: int = 500

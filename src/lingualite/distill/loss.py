@@ -77,26 +77,27 @@ class MultilingualMSELoss(nn.Module):
 
     def forward(
         self, source: torch.Tensor, target: torch.Tensor, teacher: torch.Tensor
-    ) -> tuple[torch.Tensor, dict[str, float]]:
+    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        """The loss and both sides' MSE as detached 0-d tensors (read them with ``float``)."""
         teacher = teacher.detach()
         loss, parts = self.vectors_loss([source, target], teacher)
         with torch.no_grad():
-            parts.update(
-                mse_source=float(nn.functional.mse_loss(source.float(), teacher.float())),
-                mse_target=float(nn.functional.mse_loss(target.float(), teacher.float())),
+            parts.update(  # detached tensors: read on log steps only, no host sync per step (GPU)
+                mse_source=nn.functional.mse_loss(source.float(), teacher.float()),
+                mse_target=nn.functional.mse_loss(target.float(), teacher.float()),
             )
         return loss, parts
 
     def vectors_loss(
         self, columns: list[torch.Tensor], teacher: torch.Tensor
-    ) -> tuple[torch.Tensor, dict[str, float]]:
+    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         """The mean over ``columns`` (student vectors) of their MSE to ``teacher``, or its Matryoshka sum;
         parts ``mse@d`` for the prefixes."""
         teacher = teacher.detach()
         if self.terms is None:
             return self.mse.compute_loss_from_embeddings(columns, [teacher] * len(columns)), {}
         total: torch.Tensor | float = 0.0
-        parts: dict[str, float] = {}
+        parts: dict[str, torch.Tensor] = {}
         for dim, weight in self.terms:
             if dim == teacher.shape[-1]:
                 term = self.mse.compute_loss_from_embeddings(columns, [teacher] * len(columns))
@@ -105,6 +106,6 @@ class MultilingualMSELoss(nn.Module):
                 term = self.mse.compute_loss_from_embeddings(
                     [shrink(c, dim) for c in columns], [prefix] * len(columns)
                 )
-                parts[f"mse@{dim}"] = float(term.detach())
+                parts[f"mse@{dim}"] = term.detach()
             total = total + weight * term
         return total, parts  # type: ignore[return-value]

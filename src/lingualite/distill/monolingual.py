@@ -132,16 +132,16 @@ class MonolingualBatches:
 
 def mixed_loss(
     pair_loss: torch.Tensor,
-    parts: dict[str, float],
+    parts: dict[str, float | torch.Tensor],
     num_pairs: int,
     mono_vectors: torch.Tensor,
     mono_targets: torch.Tensor,
     mse: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] | None = None,
-) -> tuple[torch.Tensor, dict[str, float]]:
+) -> tuple[torch.Tensor, dict[str, float | torch.Tensor]]:
     """The pair loss (mean of the source and target MSE over ``2 * num_pairs`` vectors) and the monolingual
     MSE ``mse(S(m), T(m))``, weighted by their numbers of student vectors: every vector counts the same.
     ``mse``: the pair loss's rule for one column of vectors when it has its own (a Matryoshka sum)."""
     mono = (mse or torch.nn.functional.mse_loss)(mono_vectors, mono_targets.detach())
     n_pair, n_mono = 2 * num_pairs, len(mono_vectors)
     loss = (pair_loss * n_pair + mono * n_mono) / (n_pair + n_mono)
-    return loss, {**parts, "mse_monolingual": float(mono.detach())}
+    return loss, {**parts, "mse_monolingual": mono.detach()}

@@ -168,7 +168,8 @@ def asymmetric_teacher(teacher: Teacher, ranker: RankerConfig) -> Teacher:
         return out
 
     fingerprint = f"{teacher.fingerprint}\nquery side {qp!r}, passage side {pp!r}"
-    return dataclasses.replace(teacher, encode=encode, fingerprint=fingerprint)
+    # workers=1: worker processes would load the plain teacher, without this split into query and passage
+    return dataclasses.replace(teacher, encode=encode, fingerprint=fingerprint, workers=1)
 
 
 def save_prompts(folder: Path, ranker: RankerConfig) -> None:

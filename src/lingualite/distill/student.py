@@ -14,7 +14,7 @@ from torch import nn
 from transformers import BertModel, PreTrainedTokenizerFast
 
 from lingualite.config.encoder import EncoderConfig
-from lingualite.models.dual_encoder import bert_config, mean_pool
+from lingualite.models.dual_encoder import bert_config, bert_mask, mean_pool
 from lingualite.models.export import save_encoder_folder
 from lingualite.models.sentence_encoder import SentenceEncoder
 
@@ -37,7 +37,7 @@ class StudentEncoder(SentenceEncoder):
         self.projection = nn.Linear(cfg.hidden_size, output_dim) if output_dim != cfg.hidden_size else None
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        states = self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        states = self.bert(input_ids=input_ids, attention_mask=bert_mask(attention_mask)).last_hidden_state
         pooled = mean_pool(states, attention_mask)
         return pooled if self.projection is None else self.projection(pooled)
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,7 @@ from lingualite.config.distill import DistillConfig
 from lingualite.config.sections import check_matryoshka
 from lingualite.data.pairs import ParallelCorpus, expand_files, load_validation_pairs, read_pairs
 from lingualite.data.tokenized import BucketedBatches, TokenizedPairs
+from lingualite.device import announce, resolve_device
 from lingualite.distill.loss import MultilingualMSELoss
 from lingualite.distill.monolingual import (
     MonolingualBatches,
@@ -68,8 +69,10 @@ from lingualite.matryoshka import write_trained_dimensions
 from lingualite.models.export import export_into
 from lingualite.models.model_card import ModelCard
 from lingualite.models.sentence_encoder import SentenceEncoder
+from lingualite.prefetch import StepPrefetcher, pinned
 from lingualite.run_folder import RunFolder
 from lingualite.training.collator import PairCollator
+from lingualite.training.distributed import DistributedContext
 from lingualite.training.loop import Stage, StepOutput, run_stage
 from lingualite.training.run import RunOptions, RunResult, apply_call_options, open_recipe_run, planned_steps
 from lingualite.training.vocabulary import prepare_vocabulary
@@ -157,30 +160,29 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
         source = "the teacher's, pca.enabled: false"
         check_matryoshka(cfg.matryoshka_dims, cfg.matryoshka_weights, student.output_dim, "config", source)
     loss_fn = MultilingualMSELoss(cfg.matryoshka_dims, cfg.matryoshka_weights)
-    mono_mse = (lambda s, t: loss_fn.vectors_loss([s], t)[0]) if cfg.matryoshka_dims else None
-
-    def step_fn(step: int, model: nn.Module) -> StepOutput:
-        indices = batches.batch(step)
-        batch = collator(data.select(indices))
-        vectors = model(batch.input_ids, batch.attention_mask)
-        b = batch.num_pairs
-        loss, parts = loss_fn(vectors[:b], vectors[b:], targets[torch.from_numpy(pair_rows[indices])])
-        if mono_batches is not None:
-            ids, mask, rows = mono_batches.batch(step)
-            loss, parts = mixed_loss(loss, parts, b, model(ids, mask), targets[rows], mono_mse)
-        return StepOutput(loss, parts, b)
-
+    device = resolve_device(opts.device)
+    announce(device, opts.device)  # once: an ST teacher on the same device said the same line
+    student.to(device)
+    step_fn, batch_of = _student_step(
+        data, batches, collator, pair_rows, mono_batches, targets, device, loss_fn, bool(cfg.matryoshka_dims)
+    )
     validator = (
         DistillValidator(valid_sets, valid_targets, tokenizer, cfg.matryoshka_dims) if valid_sets else None
     )
-    stage = Stage(student, step_fn, cfg.optim, total_steps, validator, validate_at_start=True)
-    result = run_stage(stage, run, opts.resume, opts.progress, opts.stop_after)
+    stage = Stage(
+        student, step_fn, cfg.optim, total_steps, validator, validate_at_start=True, compile=opts.compile
+    )
+    ctx = DistributedContext(device=device)
+    with batch_of:
+        result = run_stage(stage, run, opts.resume, opts.progress, opts.stop_after, ctx)
     summary["seconds"]["train"] = round(result.seconds, 2)
     summary["steps_per_second"] = round((result.end - result.start) / max(result.seconds, 1e-9), 3)
     if result.finished:
         card = ModelCard("distill", cfg.to_dict(), train_files, dict(result.metrics), smoke=smoke_caps)
         _export(cfg, run, student, tokenizer, card)
     summary["final_metrics"] = result.metrics
+    if result.gpu:
+        summary["gpu"] = result.gpu
     run.write_summary(summary)
     return RunResult(
         run.path,
@@ -226,7 +228,13 @@ def _teacher_targets(
     sentence (PCA is fitted on both); the row of each pair; and the validation sources' vectors."""
     cache_dir = Path(cfg.teacher.cache_dir) if cfg.teacher.cache_dir else run.path / "teacher-cache"
     with _timed(summary, "teacher"):
-        teacher = load_teacher(cfg.teacher.name, cfg.teacher.max_seq_length, cfg.teacher.batch_size)
+        teacher = load_teacher(
+            cfg.teacher.name,
+            cfg.teacher.max_seq_length,
+            cfg.teacher.batch_size,
+            opts.device,
+            opts.teacher_workers,
+        )
         teacher = asymmetric_teacher(teacher, cfg.ranker)
         sources = list(dict.fromkeys(a for a, _ in corpus.pairs))
         row_of = {s: i for i, s in enumerate(sources)}
@@ -259,6 +267,46 @@ def _teacher_targets(
                     append_to_teacher(teacher.st_model, projection).save(str(tmp), safe_serialization=True)
     targets = torch.from_numpy(np.ascontiguousarray(train_vectors, dtype=np.float32))
     return targets, pair_rows, np.ascontiguousarray(valid_vectors, dtype=np.float32)
+
+
+def _student_step(
+    data: TokenizedPairs,
+    batches: BucketedBatches,
+    collator: PairCollator,
+    pair_rows: np.ndarray,
+    mono_batches: MonolingualBatches | None,
+    targets: torch.Tensor,
+    device: torch.device,
+    loss_fn: MultilingualMSELoss,
+    matryoshka: bool = False,
+) -> tuple[Callable[[int, nn.Module], StepOutput], StepPrefetcher[tuple[Any, ...]]]:
+    """The step of the student on ``device``: its batch (a pure function of (seed, step), so on a GPU the
+    next one is built ahead into pinned memory) and ``loss_fn`` (the MSE to the teacher's targets, or its
+    Matryoshka sum, which the monolingual sentences then get too)."""
+    on_gpu = device.type == "cuda"
+    targets = targets.to(device)
+    mono_mse = (lambda s, t: loss_fn.vectors_loss([s], t)[0]) if matryoshka else None
+
+    def make_batch(step: int) -> tuple[Any, ...]:
+        indices = batches.batch(step)
+        batch = collator(data.select(indices))
+        made = (batch.input_ids, batch.attention_mask, torch.from_numpy(pair_rows[indices]))
+        if mono_batches is not None:
+            made = (*made, *mono_batches.batch(step))
+        return pinned(made) if on_gpu else made
+
+    batch_of = StepPrefetcher(make_batch, enabled=on_gpu)
+
+    def step_fn(step: int, model: nn.Module) -> StepOutput:
+        ids, mask, rows, *mono = (t.to(device, non_blocking=on_gpu) for t in batch_of(step))
+        vectors = model(ids, mask)
+        b = ids.shape[0] // 2
+        loss, parts = loss_fn(vectors[:b], vectors[b:], targets[rows])
+        if mono:
+            loss, parts = mixed_loss(loss, parts, b, model(mono[0], mono[1]), targets[mono[2]], mono_mse)
+        return StepOutput(loss, parts, b)
+
+    return step_fn, batch_of
 
 
 def _monolingual_batches(

@@ -48,8 +48,8 @@ class DistillValidator:
             target = torch.from_numpy(self.teacher[offset : offset + n])
             loss, parts = self.loss_fn(torch.from_numpy(src), torch.from_numpy(tgt), target)
             totals["valid_mse"] += float(loss) * n
-            totals["valid_mse_source"] += parts["mse_source"] * n
-            totals["valid_mse_target"] += parts["mse_target"] * n
+            totals["valid_mse_source"] += float(parts["mse_source"]) * n
+            totals["valid_mse_target"] += float(parts["mse_target"]) * n
             offset += n
         metrics = {k: v / offset for k, v in totals.items()}
         metrics.update(self.retrieval.scores(vectors))

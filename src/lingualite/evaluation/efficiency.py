@@ -65,6 +65,7 @@ def measure_efficiency(
     country_iso_code: str = "DEU",
     timeout: float | None = 3600,
     powercap: str | Path | None = None,
+    device: str = "auto",
 ) -> dict[str, Any]:
     """Measure ``model`` (a baseline name or a sentence-transformers folder) on ``texts`` in a fresh process.
 
@@ -76,6 +77,8 @@ def measure_efficiency(
     :param threads: CPU threads for the encoder; default all cores available to the process.
     :param country_iso_code: only sets codecarbon's carbon intensity (the energy does not depend on it).
     :param powercap: where the RAPL counters are (default ``/sys/class/powercap``).
+    :param device: where the model runs (:mod:`lingualite.device`); recorded as ``device`` (on a GPU the
+        CPU time and energy figures are the host's only).
     :returns: ``num_parameters``, ``size_on_disk_mb``, ``dimension``, ``load_seconds``,
         ``baseline_rss_mb`` (the fresh interpreter with lingualite imported, before loading), ``load_rss_mb``
         (RSS right after loading), ``peak_rss_mb``, ``sentences_per_second``, ``latency_ms_p50``,
@@ -117,6 +120,7 @@ def measure_efficiency(
         "threads": threads,
         "country_iso_code": country_iso_code,
         "powercap": str(powercap) if powercap is not None else None,
+        "device": device,
     }
     import lingualite
 
@@ -288,7 +292,7 @@ def _worker(args: dict[str, Any]) -> dict[str, Any]:
     baseline_rss = _rss_mb()
 
     start = time.perf_counter()
-    encoder = load_encoder(args["model"], threads=args["threads"])
+    encoder = load_encoder(args["model"], threads=args["threads"], device=args.get("device", "auto"))
     fit = getattr(encoder, "fit", None)
     if callable(fit):  # TF-IDF: fitted on the texts it encodes, as the evaluation tasks do
         fit(texts)
@@ -319,6 +323,7 @@ def _worker(args: dict[str, Any]) -> dict[str, Any]:
         "warmup": int(args["warmup"]),
         "single_runs": single_runs,
         "threads": getattr(encoder, "threads", 1),  # TF-IDF is single-threaded
+        "device": str(getattr(encoder, "device", "cpu")),
         "load_seconds": load_seconds,
         "baseline_rss_mb": baseline_rss,
         "load_rss_mb": load_rss,

@@ -28,6 +28,7 @@ from lingualite.data.readers import read_tsv
 from lingualite.encoders.base import Encoder
 from lingualite.evaluation.base import embed
 from lingualite.mining.margin import MinedBitext, mine_embeddings
+from lingualite.retrieval import search_device
 
 RATIOS = (1, 10, 100)
 
@@ -162,7 +163,9 @@ def evaluate_mining(
             src_vec, tgt_vec = embed(encoder, task.src, task.tgt)
             for ratio in feasible:
                 n = n_gold * (1 + ratio)
-                mined[split, ratio] = mine_embeddings(src_vec[:n], tgt_vec[:n], k=k, mode=mode)
+                mined[split, ratio] = mine_embeddings(
+                    src_vec[:n], tgt_vec[:n], k=k, mode=mode, gpu=search_device(encoder)
+                )
         for ratio in feasible:
             valid, test = tasks["valid"].subset(ratio), tasks["test"].subset(ratio)
             threshold = best_threshold(mined["valid", ratio], valid.gold)

@@ -67,6 +67,7 @@ class ReportSettings:
     efficiency_energy: bool = True
     seed: int = 0
     threads: int | None = None  # CPU threads per encoder (default: all available cores)
+    device: str = "auto"  # where torch encoders run (lingualite.device)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -282,7 +283,7 @@ def _run_report(
                 progress(f"{name} {task}: done before (in {part})")
                 continue
             if encoder is None:
-                loaded = load_encoder(model, threads=settings.threads)
+                loaded = load_encoder(model, threads=settings.threads, device=settings.device)
                 dense = not callable(getattr(loaded, "fit", None))
                 encoder = CachedEncoder(loaded, key, out / "cache") if dense else loaded
             t0 = time.perf_counter()
@@ -309,6 +310,7 @@ def _run_report(
                     efficiency_texts(settings),
                     energy=settings.efficiency_energy,
                     threads=settings.threads,
+                    device=settings.device,
                 )
                 if Path(model).is_dir():
                     eff["training"] = training_time_per_10k_steps(model)

@@ -27,6 +27,7 @@ from lingualite.retrieval import (
     check_method,
     gold_ranks,
     precision_from_ranks,
+    search_device,
     xsr_from_similarity,
 )
 
@@ -112,7 +113,7 @@ def _pooled(
     chosen = rng.choice(len(candidates), size - n_q, replace=False) if size > n_q else np.array([], int)
     pool_texts = gold_texts + [candidates[i] for i in np.sort(chosen)]
     q_emb, p_emb = embed(encoder, [src[i] for i in q_idx], pool_texts)
-    ranks = gold_ranks(q_emb, p_emb, np.arange(n_q), method, k)
+    ranks = gold_ranks(q_emb, p_emb, np.arange(n_q), method, k, gpu=search_device(encoder))
     precision = precision_from_ranks(ranks)
     out: dict[str, Any] = {**precision, **{f"src2tgt_{key}": value for key, value in precision.items()}}
     out.update(

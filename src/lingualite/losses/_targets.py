@@ -6,13 +6,28 @@ import torch
 
 
 def sparse_kl(
-    log_probs: torch.Tensor, sites: torch.Tensor, tokens: torch.Tensor, weights: torch.Tensor
+    log_probs: torch.Tensor,
+    sites: torch.Tensor,
+    tokens: torch.Tensor,
+    weights: torch.Tensor,
+    dense: bool | None = None,
 ) -> torch.Tensor:
     """KL(q_s || p_s) for every site s, where q is given as (site, token, weight) triplets.
 
     Repeated (site, token) triplets are summed first (e.g. the masked word also occurs in the translation,
     Eq. 4), so ``sum q log q`` is the entropy of the real distribution. Returns a tensor of shape (S,).
+
+    :param dense: build q as a dense (S, V) matrix (``index_put_`` with accumulation) instead of coalescing
+        a sparse one: the same KL to float rounding, without the host synchronisation ``coalesce`` needs
+        (it must learn the number of distinct entries), so a GPU step never waits. None: on CUDA only;
+        the CPU keeps the sparse path and its results.
     """
+    if log_probs.is_cuda if dense is None else dense:
+        q = torch.zeros_like(log_probs).index_put_(
+            (sites, tokens), weights.detach().to(log_probs.dtype), accumulate=True
+        )
+        terms = torch.where(q > 0, q * (q.clamp(min=1e-12).log() - log_probs), torch.zeros_like(q))
+        return terms.sum(dim=1)
     num_sites, vocab = log_probs.shape
     q = torch.sparse_coo_tensor(
         torch.stack([sites, tokens]),

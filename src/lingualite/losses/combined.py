@@ -58,7 +58,11 @@ class CombinedLoss(nn.Module):
         bag = self.cfg.bag if self.generative.bag is not None else None
         return {"masking": self.generative.masking, "pooled_sites": self.generative.pooled_sites, "bag": bag}
 
-    def forward(self, output: EncoderOutput, batch: PairBatch) -> tuple[torch.Tensor, dict[str, float]]:
+    def forward(
+        self, output: EncoderOutput, batch: PairBatch
+    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        """The weighted total and each part, detached (0-d tensors: reading them is the caller's choice, so a
+        GPU step needs no host sync)."""
         parts: dict[str, torch.Tensor] = {}
         if self.generative is not None and self.cfg.generative_weight > 0:
             parts["generative"] = self.generative(output, batch)
@@ -73,4 +77,4 @@ class CombinedLoss(nn.Module):
         }
         # "alignment@64" (a Matryoshka prefix's term) is weighted as "alignment"
         total = sum(weights[name.split("@")[0]] * value for name, value in parts.items())
-        return total, {name: float(value.detach()) for name, value in parts.items()}
+        return total, {name: value.detach() for name, value in parts.items()}

@@ -21,7 +21,7 @@ other modes; ``max`` is always one-to-one. ``threshold`` keeps pairs whose margi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -188,14 +188,16 @@ def mine_embeddings(
     threshold: float | None = None,
     one_to_one: bool = True,
     candidates: int | None = None,
+    gpu: Any = None,
 ) -> MinedBitext:
     """Mine pairs between two sets of vectors held in memory (dense, or sparse for lexical baselines).
 
     :param candidates: neighbours looked at per sentence (default ``k``); the margin uses the first ``k``.
+    :param gpu: a CUDA ``torch.device``: the exact search runs there (:func:`lingualite.mining.knn.knn`).
     """
     from lingualite.mining.knn import knn
 
     depth = max(k, candidates or k)
-    forward = Neighbours(*knn(src, tgt, depth))
-    backward = Neighbours(*knn(tgt, src, depth))
+    forward = Neighbours(*knn(src, tgt, depth, gpu=gpu))
+    backward = Neighbours(*knn(tgt, src, depth, gpu=gpu))
     return select_pairs(forward, backward, k, mode, threshold, one_to_one)

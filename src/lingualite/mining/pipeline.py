@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lingualite.device import resolve_device
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_file, check_not_input, write_json
 from lingualite.mining.margin import MinedBitext, Neighbours, best_candidates, check_mode, combine
@@ -53,6 +54,9 @@ class MineSettings:
     workers: int = 1
     engine: str = "local"
     rescore_model: str | None = None
+    device: str = "auto"
+    """Where the encoders run, and the exact search on a GPU (:mod:`lingualite.device`); not part of the
+    work folder's fingerprint: shards encoded on one device are searched on another."""
 
     def fingerprint(self, model: str, src: Path, tgt: Path) -> dict[str, object]:
         """What the work folder's files depend on (not mode, threshold or 1:1: those only select): the
@@ -114,7 +118,15 @@ def _encode_side(model: str, text: Path, folder: Path, settings: MineSettings) -
         )
     from lingualite.runtime.parallel_encode import encode_shards
 
-    return encode_shards(model, text, folder, settings.shard_size, normalize=True, workers=settings.workers)
+    return encode_shards(
+        model,
+        text,
+        folder,
+        settings.shard_size,
+        normalize=True,
+        workers=settings.workers,
+        device=settings.device,
+    )
 
 
 def _check_work(work: Path, fingerprint: dict[str, object]) -> None:
@@ -155,13 +167,15 @@ def _search(
 ) -> list[Path]:
     """One direction's neighbour lists, one file per query shard (skipped when present); their paths."""
     depth = max(settings.k, settings.candidates)
+    gpu = resolve_device(settings.device)
+    gpu = gpu if gpu.type == "cuda" else None  # FAISS on a CPU
     tick = progress.steps(f"search {direction}", len(queries))
     paths = []
     for i, path in enumerate(queries):
         out = work / "knn" / f"{direction}-{i:05d}.npz"
         if not out.exists():
             query = np.ascontiguousarray(np.load(path, allow_pickle=False), dtype=np.float32)
-            _save(search_shards(query, bases, depth, ivf, settings.nprobe, settings.shard_size), out)
+            _save(search_shards(query, bases, depth, ivf, settings.nprobe, settings.shard_size, gpu=gpu), out)
         paths.append(out)
         tick(i + 1)
     return paths

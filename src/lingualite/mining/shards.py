@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -141,9 +142,11 @@ def search_shards(
     nprobe: int,
     shard_size: int,
     on_shard: Callable[[int], None] | None = None,
+    gpu: Any = None,
 ) -> Neighbours:
-    """k nearest base rows of ``query``: exact, or IVF candidates with exact cosines recomputed."""
+    """k nearest base rows of ``query``: exact (in torch on ``gpu`` when given), or IVF candidates with
+    exact cosines recomputed."""
     if ivf_folder is None:
-        return Neighbours(*knn_shards(query, base_shards, k, on_shard))
+        return Neighbours(*knn_shards(query, base_shards, k, on_shard, gpu))
     _, idx = knn_ivf(query, ivf_folder, len(base_shards), k, nprobe, on_shard)
     return resort(exact_cosines(query, idx, base_shards, shard_size), idx)

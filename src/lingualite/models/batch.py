@@ -32,5 +32,8 @@ class PairBatch:
     def num_pairs(self) -> int:
         return self.input_ids.shape[0] // 2
 
-    def to(self, device: torch.device | str) -> PairBatch:
-        return PairBatch(**{f.name: getattr(self, f.name).to(device) for f in fields(self)})
+    def to(self, device: torch.device | str, non_blocking: bool = False) -> PairBatch:
+        """On ``device`` (``non_blocking``: an asynchronous copy from pinned memory to a GPU)."""
+        return PairBatch(
+            **{f.name: getattr(self, f.name).to(device, non_blocking=non_blocking) for f in fields(self)}
+        )

@@ -15,7 +15,7 @@ from torch import nn
 from transformers import BertModel, PreTrainedTokenizerFast
 
 from lingualite.config.encoder import EncoderConfig
-from lingualite.models.dual_encoder import bert_config, mean_pool
+from lingualite.models.dual_encoder import bert_config, bert_mask, mean_pool
 from lingualite.models.sentence_encoder import SentenceEncoder
 
 POOLING_MODES = {"mean": ("mean",), "mean_max": ("mean", "max")}
@@ -59,8 +59,11 @@ class ContextEncoder(SentenceEncoder):
         self.regressor = nn.Linear(self.output_dim, 1)
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        """Sentence vectors Enc(x), exactly as the exported sentence-transformers folder computes them."""
-        states = self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        """Sentence vectors Enc(x), exactly as the exported sentence-transformers folder computes them. Inputs
+        are moved to the model's device (a no-op on a CPU), so every caller of a recipe on a GPU just works."""
+        device = self.classifier.weight.device
+        input_ids, attention_mask = input_ids.to(device), attention_mask.to(device)
+        states = self.bert(input_ids=input_ids, attention_mask=bert_mask(attention_mask)).last_hidden_state
         if self.pooling == "mean":
             return mean_pool(states, attention_mask)
         return mean_max_pool(states, attention_mask)

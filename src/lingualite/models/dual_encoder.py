@@ -38,6 +38,16 @@ def bert_config(cfg: EncoderConfig, pad_token_id: int = 0) -> BertConfig:
     )
 
 
+def bert_mask(attention_mask: torch.Tensor, prebuilt: bool | None = None) -> torch.Tensor:
+    """The attention mask to hand a ``BertModel``. On CUDA (``prebuilt`` None) an already built 4-D boolean
+    mask (B, 1, 1, T), which transformers passes through as it is: given the 2-D mask it first asks whether
+    any token is padded (``mask.all()``), which makes the host wait for the GPU in every forward pass. On a
+    CPU the 2-D mask, as always (the same attention; the kernels and results stay what they were)."""
+    if attention_mask.is_cuda if prebuilt is None else prebuilt:
+        return attention_mask[:, None, None, :].bool()
+    return attention_mask
+
+
 def mean_pool(states: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
     """Average the token states over non-padding positions (sentence-transformers' ``mean`` pooling)."""
     mask = attention_mask.unsqueeze(-1).to(states.dtype)
@@ -90,7 +100,7 @@ class DualEncoder(SentenceEncoder):
         self.head = PredictionHead(self.bert_config, self.bert.embeddings.word_embeddings)
 
     def token_states(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        return self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        return self.bert(input_ids=input_ids, attention_mask=bert_mask(attention_mask)).last_hidden_state
 
     def embed(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         """Sentence vectors u, v: mean-pooled final states, as the saved sentence-transformers model computes."""

@@ -171,13 +171,18 @@ def check_model_folder(path: str | Path) -> Path:
     return folder
 
 
-def load_sentence_transformer(path: str | Path, device: str = "cpu") -> SentenceTransformer:
+def load_sentence_transformer(path: str | Path, device: str | Any = "auto") -> SentenceTransformer:
     """Check ``path``, then load it with sentence-transformers (safetensors only, no remote code), waiting
-    for an export in progress; any failure is one :class:`ModelFolderError` line."""
+    for an export in progress; any failure is one :class:`ModelFolderError` line.
+
+    :param device: the :mod:`lingualite.device` rule (``auto``: a CUDA GPU when there is one, else the CPU),
+        or a ``torch.device``. The weights load in float32 wherever they go."""
     from sentence_transformers import SentenceTransformer
 
+    from lingualite.device import resolve_device
     from lingualite.models.export import reading_model
 
+    device = str(resolve_device(device))
     folder = Path(path)
     with reading_model(folder) if folder.is_dir() else _nothing():
         check_model_folder(folder)

@@ -42,6 +42,7 @@ from transformers import PreTrainedTokenizerFast
 
 from lingualite.config.monolingual import MonolingualConfig
 from lingualite.data.pairs import expand_files
+from lingualite.device import announce, resolve_device
 from lingualite.errors import LinguaLiteError
 from lingualite.losses.alignment import SentenceAlignmentLoss
 from lingualite.losses.coherence_regression import CoherenceRegressionLoss
@@ -69,6 +70,7 @@ from lingualite.monolingual.paper_measures import (
 from lingualite.monolingual.truth import TranslationTruth
 from lingualite.monolingual.validation import StageEvaluator
 from lingualite.run_folder import RunFolder
+from lingualite.training.distributed import DistributedContext
 from lingualite.training.loop import Stage, StepOutput, run_stage
 from lingualite.training.run import RunOptions, RunResult, apply_call_options, open_recipe_run
 from lingualite.training.vocabulary import prepare_vocabulary
@@ -198,7 +200,9 @@ def _set_up(
         shutil.rmtree(run.path / "mined", ignore_errors=True)
     run.write_config(cfg.to_dict())
     torch.manual_seed(cfg.seed)
-    model = _new_model(cfg, tokenizer)
+    device = resolve_device(opts.device)
+    announce(device, opts.device)
+    model = _new_model(cfg, tokenizer).to(device)
     evaluator = StageEvaluator(cfg, tokenizer)
     seen = evaluator.texts() & set(data.texts)
     summary["valid_sentences_also_in_training_documents"] = len(seen)
@@ -241,7 +245,10 @@ def _run_stages(
             row.update(iteration.summary(data, setup.truth, previous))
             row["mining_seconds"] = round(time.perf_counter() - t0, 1)
         stage = _stage(cfg, name, index, model, data, iteration, evaluator)
-        result = run_stage(stage, run, opts.resume, opts.progress, budget)
+        ctx = DistributedContext(device=next(model.parameters()).device)
+        result = run_stage(stage, run, opts.resume, opts.progress, budget, ctx)
+        if result.gpu:
+            row["gpu"] = result.gpu
         ran, examples = ran + result.end - result.start, examples + result.examples
         train_seconds += result.seconds
         if budget is not None:
@@ -304,21 +311,25 @@ def _stage(
             batch = regression_examples(
                 iteration, optim.batch_size, cfg.regression.mined_share, rng, cfg.regression.random_score
             )
-        ids, mask, target = batch.tensors(data, window, max_len)
+        ids, mask, target = batch.tensors(data, window, max_len)  # the model moves inputs to its device
         predicted = model.classify(ids, mask) if classify else model.regress(ids, mask)
+        target = target.to(predicted.device)
         loss = loss_fn(predicted, target)
-        parts: dict[str, float] = {}
+        parts: dict[
+            str, float | torch.Tensor
+        ] = {}  # detached tensors: the loop reads them (once per log on a GPU)
         if classify:
-            parts["accuracy"] = float(((predicted.detach() > 0).float() == target).float().mean())
+            parts["accuracy"] = ((predicted.detach() > 0).float() == target).float().mean()
         if align_fn is not None and iteration is not None:
             alignment = alignment_loss(model, align_fn, data, iteration.mined, optim.batch_size, rng, cfg)
-            parts["alignment_loss"] = alignment.item()
+            parts["alignment_loss"] = alignment.detach()
             loss = loss + cfg.regression.alignment_weight * alignment
         if aux_weight > 0:  # issue #16: L_ml (Sec. 3.1) kept as an auxiliary loss in every iteration
             aux = classification_examples(data, optim.batch_size, rng, same_language)
             aux_ids, aux_mask, aux_target = aux.tensors(data, window, max_len)
-            aux_loss = aux_fn(model.classify(aux_ids, aux_mask), aux_target)
-            parts["classification_loss"] = aux_loss.item()
+            aux_predicted = model.classify(aux_ids, aux_mask)
+            aux_loss = aux_fn(aux_predicted, aux_target.to(aux_predicted.device))
+            parts["classification_loss"] = aux_loss.detach()
             loss = loss + aux_weight * aux_loss
         return StepOutput(loss, parts, optim.batch_size)
 

@@ -17,12 +17,15 @@ from torch import nn
 from lingualite.config.parallel import ParallelConfig
 from lingualite.data.pairs import expand_files, read_pairs
 from lingualite.data.tokenized import BucketedBatches, TokenizedPairs
+from lingualite.device import announce
 from lingualite.losses.combined import CombinedLoss
 from lingualite.matryoshka import write_trained_dimensions
+from lingualite.models.batch import PairBatch
 from lingualite.models.dual_encoder import DualEncoder
 from lingualite.models.export import export_into
 from lingualite.models.model_card import ModelCard
 from lingualite.parallel.validation import ParallelValidator
+from lingualite.prefetch import StepPrefetcher, pinned
 from lingualite.training.collator import PairCollator
 from lingualite.training.distributed import init_distributed
 from lingualite.training.loop import Stage, StepOutput, run_stage
@@ -37,7 +40,8 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
     opts = RunOptions(**options)  # type: ignore[arg-type]
     cfg, smoke_caps = apply_call_options(cfg, opts)
     cfg.check("config")  # a config built in Python never went through the loader's checks
-    ctx = init_distributed()
+    ctx = init_distributed(opts.device)
+    announce(ctx.device, opts.device)
     with open_recipe_run(cfg, output, "train", opts, ("model", "vocabulary"), lock=ctx.is_main) as (run, _):
         torch.manual_seed(cfg.seed)
         train_files = expand_files(cfg.data.train_files, "training")
@@ -64,10 +68,18 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
         if opts.validate and ctx.is_main:
             validator = ParallelValidator(cfg, tokenizer, collator, loss_fn, ctx.device)
 
-        def step_fn(step: int, trained: nn.Module) -> StepOutput:
+        on_gpu = ctx.device.type == "cuda"
+
+        def make_batch(step: int) -> PairBatch:  # a pure function of (seed, step): safe to build ahead
             indices = batches.batch(step * ctx.world_size + ctx.rank)
             masking = torch.Generator().manual_seed(cfg.seed * 1_000_003 + step)
-            batch = collator(data.select(indices), masking).to(ctx.device)
+            batch = collator(data.select(indices), masking)
+            return pinned(batch) if on_gpu else batch
+
+        batch_of = StepPrefetcher(make_batch, enabled=on_gpu)  # on a GPU: step s+1's batch while s runs
+
+        def step_fn(step: int, trained: nn.Module) -> StepOutput:
+            batch = batch_of(step).to(ctx.device, non_blocking=on_gpu)
             output = trained(batch.input_ids, batch.attention_mask, batch.site_rows, batch.site_cols)
             loss, parts = loss_fn(output, batch)
             return StepOutput(loss, parts, batch.num_pairs)
@@ -82,8 +94,10 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
             validator,
             # the head gets no gradient when the generative objective is off: DDP must be told
             unused_parameters=loss_fn.generative is None or cfg.objective.generative_weight == 0,
+            compile=opts.compile,
         )
-        result = run_stage(stage, run, opts.resume, opts.progress, opts.stop_after, ctx)
+        with batch_of:
+            result = run_stage(stage, run, opts.resume, opts.progress, opts.stop_after, ctx)
         summary = {
             "recipe": "parallel",
             "vocabulary": vocabulary,
@@ -92,6 +106,7 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
             "seconds": {"train": round(result.seconds, 2)},
             "pairs_per_second": round(result.examples_per_second, 1),
             "final_metrics": result.metrics,
+            **({"gpu": result.gpu} if result.gpu else {}),
         }
         if ctx.is_main:
             if result.finished:

@@ -33,6 +33,7 @@ from lingualite.monolingual.seeds import aggregate_stages, seeds_markdown, seeds
 from lingualite.reproduce.study_spec import StudySpec, study_config
 from lingualite.reproduce.sweep import claim_sweep, remove_run_folder
 from lingualite.run_folder import RunFolder, open_run
+from lingualite.training.run import for_device
 
 __all__ = ["plan_study", "run_study"]
 
@@ -48,9 +49,12 @@ def _state(folder: Path, cfg: MonolingualConfig) -> tuple[str, list[str]]:
     return ("partial", []) if folder.exists() and run.has_checkpoints() else ("new", [])
 
 
-def _configs(spec: StudySpec, scale: str, data_dir: str | Path | None) -> dict[str, MonolingualConfig]:
-    """Every run of the study at ``scale`` by folder name, the sample-size study's ``base`` first."""
-    cfg, chosen = study_config(spec, scale, data_dir), spec.scale(scale)
+def _configs(
+    spec: StudySpec, scale: str, data_dir: str | Path | None, device: str = "auto"
+) -> dict[str, MonolingualConfig]:
+    """Every run of the study at ``scale`` by folder name, the sample-size study's ``base`` first (with
+    ``optim.bf16: null`` resolved for ``device``, as the saved configs have it)."""
+    cfg, chosen = for_device(study_config(spec, scale, data_dir), device), spec.scale(scale)
     if spec.kind == "monolingual-seeds":
         return {f"seed-{s}": dataclasses.replace(cfg, seed=s) for s in chosen.seeds}
     points = {f"m-{m}": point_config(cfg, m, chosen.target_pairs, chosen.steps) for m in chosen.sizes}
@@ -58,11 +62,15 @@ def _configs(spec: StudySpec, scale: str, data_dir: str | Path | None) -> dict[s
 
 
 def plan_study(
-    spec: StudySpec, scale: str, output: str | Path, data_dir: str | Path | None = None
+    spec: StudySpec,
+    scale: str,
+    output: str | Path,
+    data_dir: str | Path | None = None,
+    device: str = "auto",
 ) -> dict[str, dict[str, Any]]:
     """Each run's state (see :func:`_state`) and the config keys a ``changed`` one differs in; runs nothing."""
     plans = {}
-    for name, cfg in _configs(spec, scale, data_dir).items():
+    for name, cfg in _configs(spec, scale, data_dir, device).items():
         state, changed = _state(Path(output) / name, cfg)
         plans[name] = {"state": state, **({"changed": changed} if changed else {})}
     return plans
@@ -109,13 +117,14 @@ def run_study(
     threads: int | None = None,
     progress: Progress = print,
     bars: bool = False,
+    device: str = "auto",
 ) -> dict[str, Any]:
     """Train the study's runs at ``scale`` (all, or those named in ``rows``) into ``output``, then write
     ``table.{md,json,png}`` from every finished run. ``stage_tasks``: the paper's measures after each stage
     (the CLI passes ``lingualite eval``'s); ``progress``: one line per run; ``bars``: the trainings' progress
     bars. Returns the table's JSON."""
     output = Path(output)
-    configs = _configs(spec, scale, data_dir)
+    configs = _configs(spec, scale, data_dir, device)
     unknown = sorted(set(rows or []) - set(configs))
     if unknown:
         raise LinguaLiteError(
@@ -123,10 +132,10 @@ def run_study(
         )
     with open_run(output, "reproduce"):
         claim_sweep(output, spec.name, spec.path, scale)
-        plans = plan_study(spec, scale, output, data_dir)
+        plans = plan_study(spec, scale, output, data_dir, device)
         chosen = [n for n in configs if rows is None or n in rows or n == "base"]
         _check({n: plans[n] for n in chosen}, output, resume, force)
-        opts = {"stage_tasks": stage_tasks, "threads": threads, "progress": bars}
+        opts = {"stage_tasks": stage_tasks, "threads": threads, "progress": bars, "device": device}
         try:
             for name in chosen:
                 folder, state = output / name, plans[name]["state"]

@@ -61,6 +61,7 @@ from lingualite.reproduce.evaluation_inputs import (
 )
 from lingualite.reproduce.table import CellSpec, TableSpec, cell_config
 from lingualite.run_folder import RunFolder, changed_config_keys, open_run
+from lingualite.training.run import for_device
 
 __all__ = ["STATES", "CellPlan", "model_size", "plan_sweep", "read_result", "run_sweep"]
 
@@ -134,8 +135,11 @@ def plan_sweep(
     data_dir: str | Path | None = None,
     cells: list[str] | None = None,
     reuse: Sequence[str | Path] | None = None,
+    device: str = "auto",
 ) -> list[CellPlan]:
     """The state of each cell (all, or those named in ``cells``) of ``table`` at ``scale`` in ``output``.
+    ``device``: where cells train (a config's ``optim.bf16: null`` is resolved for it, so a cell's key says
+    what it ran).
 
     A cell that names a ``model`` trains nothing: it is cached while its result has the same key (its model
     and evaluation), else evaluated. A new trained cell whose config a finished cell of a sweep in ``reuse``
@@ -149,7 +153,7 @@ def plan_sweep(
     for cell in chosen:
         evaluation = evaluation_settings(table, scale, data_dir, cell)
         model = _cell_model(cell, data_dir) if cell.model else None
-        config = None if model else cell_config(table, cell, scale, data_dir)
+        config = None if model else for_device(cell_config(table, cell, scale, data_dir), device)
         resolved = {"model": model} if config is None else config.to_dict()
         keys = {"config": _digest(resolved), "evaluation": _digest(evaluation)}
         keys["key"] = _digest(keys)
@@ -232,21 +236,24 @@ def model_size(folder: Path) -> tuple[int, float] | None:
     return count, size / 1e6
 
 
-def _train(plan: CellPlan, threads: int | None) -> None:
+def _train(plan: CellPlan, threads: int | None, device: str = "auto") -> None:
     """Train the cell through :func:`lingualite.train` (resuming where it has checkpoints) and add this
     call's seconds and steps to ``timing.json``."""
     import torch
 
+    from lingualite.device import resolve_device
     from lingualite.recipes import train
 
     run = RunFolder(plan.folder)
     done = run.checkpoints()
     start = int(done[-1].name.split("-")[1]) if done else 0
-    cuda = torch.cuda.is_available()
+    cuda = resolve_device(device).type == "cuda"
     cpu_threads = threads if threads is not None else torch.get_num_threads()
     if cuda:
         torch.cuda.reset_peak_memory_stats()
-    result = train(plan.config, plan.folder, resume=plan.state != "new", progress=False, threads=threads)
+    result = train(
+        plan.config, plan.folder, resume=plan.state != "new", progress=False, threads=threads, device=device
+    )
     timing: dict[str, Any] = {"seconds": 0.0, "steps": 0, "calls": 0, "peak_gpu_memory_mb": None}
     if plan.state != "new" and (plan.folder / TIMING).is_file():
         timing.update(json.loads((plan.folder / TIMING).read_text(encoding="utf-8")))
@@ -256,7 +263,7 @@ def _train(plan: CellPlan, threads: int | None) -> None:
     if cuda:
         peak = torch.cuda.max_memory_reserved() / 2**20
         timing["peak_gpu_memory_mb"] = round(max(peak, timing["peak_gpu_memory_mb"] or 0.0), 1)
-        timing["device"] = torch.cuda.get_device_name()
+        timing["device"] = torch.cuda.get_device_name(resolve_device(device))
     else:
         timing["device"] = f"cpu ({cpu_threads} threads)"
     write_json(plan.folder / TIMING, timing)
@@ -294,6 +301,7 @@ def _run_cell(
     evaluate: Evaluator,
     inputs: EvaluationInputs,
     threads: int | None,
+    device: str = "auto",
 ) -> dict:
     t0 = time.perf_counter()
     if plan.state == "changed":
@@ -303,7 +311,7 @@ def _run_cell(
         assert plan.donor is not None
         copy_donor(plan.donor, plan.folder)
     elif plan.state in ("new", "restart", "interrupted") and plan.model is None:
-        _train(plan, threads)
+        _train(plan, threads, device)
     t1 = time.perf_counter()
     evaluated = evaluate(plan.model or plan.folder, inputs)
     result = {
@@ -338,6 +346,7 @@ def run_sweep(
     threads: int | None = None,
     progress: Progress = print,
     on_done: Callable[[], object] | None = None,
+    device: str = "auto",
 ) -> list[CellPlan]:
     """Run the cells of ``table`` at ``scale`` into ``output`` (all, or those named in ``cells``).
 
@@ -350,7 +359,7 @@ def run_sweep(
     output = Path(output)
     with open_run(output, "reproduce"):
         claim_sweep(output, table.name, table.path, scale)
-        plans = plan_sweep(table, scale, output, data_dir, cells, reuse)
+        plans = plan_sweep(table, scale, output, data_dir, cells, reuse, device)
         _check_plans(plans, resume, force)
         inputs: dict[str, EvaluationInputs] = {}  # by evaluation key; every file checked before any cell runs
         for plan in plans:
@@ -366,7 +375,8 @@ def run_sweep(
                 progress(f"{tag}: running ({plan.state}: {STATES[plan.state]}{donor})")
                 t0 = time.perf_counter()
                 state = plan.state
-                result = _run_cell(plan, table, scale, evaluate, inputs[plan.keys["evaluation"]], threads)
+                cell_inputs = inputs[plan.keys["evaluation"]]
+                result = _run_cell(plan, table, scale, evaluate, cell_inputs, threads, device)
                 plan.state = state
                 p1 = result["metrics"].get("xsr/p_at_1")
                 shown = f", XSR P@1 {p1:.3f}" if isinstance(p1, float) else ""

@@ -38,11 +38,12 @@ class Bf16Encoder(SentenceTransformerEncoder):
     def __init__(
         self,
         path: str | Path,
-        batch_size: int = 128,
+        batch_size: int | None = None,
         threads: int | None = None,
         name: str | None = None,
         mode: Literal["weights", "autocast"] = "weights",
         attention: Literal["eager", "sdpa"] | None = None,
+        device: str = "auto",
     ) -> None:
         import torch
 
@@ -50,7 +51,8 @@ class Bf16Encoder(SentenceTransformerEncoder):
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if attention is not None and attention not in ATTENTIONS:
             raise ValueError(f"attention must be one of {', '.join(ATTENTIONS)}, not {attention!r}")
-        super().__init__(path, batch_size=batch_size, threads=threads, name=name)
+        dtype = torch.bfloat16 if mode == "weights" else torch.float32  # on a GPU too: bf16 is asked for
+        super().__init__(path, batch_size=batch_size, threads=threads, name=name, device=device, dtype=dtype)
         self.name = name or f"{self.path.resolve().name}-bf16"
         self.mode = mode
         if mode == "weights":
@@ -64,6 +66,8 @@ class Bf16Encoder(SentenceTransformerEncoder):
     def encode(self, texts: list[str]) -> np.ndarray:
         import torch
 
-        autocast = torch.autocast("cpu", dtype=torch.bfloat16) if self.mode == "autocast" else nullcontext()
+        autocast = nullcontext()
+        if self.mode == "autocast":
+            autocast = torch.autocast(self.device.type, dtype=torch.bfloat16)
         with autocast:
             return super().encode(texts)

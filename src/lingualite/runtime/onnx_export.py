@@ -137,7 +137,9 @@ def export_onnx(
         raise LinguaLiteError(f"--quantize must be int8, got {quantize!r}")
     check_separate(output, [model_dir])
     check_folder(output, "export", overwrite)
-    st_model = load_sentence_transformer(model_dir)
+    # On the CPU whatever GPU there is: the graph is traced in float32 and checked against onnxruntime's CPU
+    # provider, and a traced graph would otherwise carry the GPU's kernels' rounding and device copies.
+    st_model = load_sentence_transformer(model_dir, device="cpu")
     _check_exportable(model_dir, st_model)
     with replacing(output, "export", overwrite, [model_dir]) as tmp:
         _copy_model_files(model_dir, tmp)

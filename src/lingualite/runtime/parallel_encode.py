@@ -86,14 +86,16 @@ def _fitted_error(spec: str) -> LinguaLiteError:
     )
 
 
-def load_worker_encoder(spec: str, batch_size: int | None = None, threads: int | None = 1) -> Any:
+def load_worker_encoder(
+    spec: str, batch_size: int | None = None, threads: int | None = 1, device: str = "auto"
+) -> Any:
     """The encoder of ``spec`` for one worker process or Ray actor (``threads=1``: the workers are the
     parallelism, the Rust tokenizer included), refused if it must be fitted on its input."""
     from lingualite.encoders.loading import load_encoder
 
     if threads == 1:
         os.environ["TOKENIZERS_PARALLELISM"] = "false"  # a worker's own environment
-    encoder = load_encoder(spec, threads=threads)
+    encoder = load_encoder(spec, threads=threads, device=device)
     if callable(getattr(encoder, "fit", None)):
         raise _fitted_error(spec)
     if batch_size and hasattr(encoder, "batch_size"):
@@ -105,12 +107,12 @@ _WORKER_ENCODER: Any = None  # the model of this worker process, loaded by its f
 
 
 def _encode_in_worker(
-    spec: str, batch_size: int | None, texts: list[str], report: bool
+    spec: str, batch_size: int | None, texts: list[str], report: bool, device: str = "auto"
 ) -> tuple[np.ndarray, tuple[float, int] | None]:
     global _WORKER_ENCODER
     try:
         if _WORKER_ENCODER is None:
-            _WORKER_ENCODER = load_worker_encoder(spec, batch_size)
+            _WORKER_ENCODER = load_worker_encoder(spec, batch_size, device=device)
         vectors = dense_vectors(_WORKER_ENCODER, texts, len(texts))
     except LinguaLiteError as exc:  # subclasses take other arguments and would not unpickle in the parent
         raise LinguaLiteError(str(exc)) from None
@@ -124,10 +126,10 @@ class EncoderPool:
     With ``workers=1`` nothing is spawned: the model is loaded here and chunks are encoded in this process.
     Use as a context manager (the processes end with it)."""
 
-    def __init__(self, spec: str, workers: int, batch_size: int | None = None) -> None:
+    def __init__(self, spec: str, workers: int, batch_size: int | None = None, device: str = "auto") -> None:
         if workers < 1:
             raise LinguaLiteError(f"--workers must be at least 1, not {workers}")
-        self.spec, self.workers, self.batch_size = spec, workers, batch_size
+        self.spec, self.workers, self.batch_size, self.device = spec, workers, batch_size, device
         self.unknown: tuple[float, int] | None = None  # the first chunk's unknown-token report
         self._executor: ProcessPoolExecutor | None = None
         self._local: Any = None
@@ -139,7 +141,7 @@ class EncoderPool:
                 self.workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
             )
         else:
-            self._local = load_worker_encoder(self.spec, self.batch_size, threads=None)
+            self._local = load_worker_encoder(self.spec, self.batch_size, threads=None, device=self.device)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -161,7 +163,9 @@ class EncoderPool:
                 window.append(
                     (
                         first,
-                        self._executor.submit(_encode_in_worker, self.spec, self.batch_size, texts, i == 0),
+                        self._executor.submit(
+                            _encode_in_worker, self.spec, self.batch_size, texts, i == 0, self.device
+                        ),
                     )
                 )
                 if len(window) >= self.workers * IN_FLIGHT_PER_WORKER:
@@ -210,6 +214,7 @@ def encode_file_parallel(
     progress: bool = True,
     chunk: int = CHUNK,
     fmt: OutputFormat | None = None,
+    device: str = "auto",
 ) -> EncodedFile:
     """:func:`lingualite.runtime.encode_file.encode_file` on ``workers`` processes: the same ``.npy`` (in
     ``fmt``: truncated, quantized)."""
@@ -224,7 +229,7 @@ def encode_file_parallel(
                 sample.extend(texts)
             yield texts
 
-    with EncoderPool(spec, workers, batch_size) as pool:
+    with EncoderPool(spec, workers, batch_size, device) as pool:
         blocks = in_order(pool.encode(numbered(chunks())))
         show = progress and total > chunk
         label = f"encode ({workers} workers)"
@@ -327,6 +332,7 @@ def encode_shards(
     batch_size: int | None = None,
     progress: bool = False,
     chunk: int = CHUNK,
+    device: str = "auto",
 ) -> list[Path]:
     """Write the float32 vectors of ``input``'s lines ``[i * shard_size, (i + 1) * shard_size)`` to
     ``shard_dir/shard-{i:05d}.npy`` (each atomically), skipping shards already there (resume); returns every
@@ -336,6 +342,6 @@ def encode_shards(
     plan = plan_shards(input, shard_dir, shard_size, chunk)
     if plan.missing:
         Path(shard_dir).mkdir(parents=True, exist_ok=True)
-        with EncoderPool(model, workers or 1, batch_size) as pool:
+        with EncoderPool(model, workers or 1, batch_size, device) as pool:
             write_shards(pool.encode(plan.pieces(chunk)), plan, normalize, progress)
     return plan.paths

@@ -66,8 +66,9 @@ class SearchIndex:
     """An open index folder; use :meth:`build` or :meth:`open`. Methods are safe to call from several threads
     (they take turns); one process writes at a time (others get a one-line error naming its pid)."""
 
-    def __init__(self, path: Path, encoder: Any = None) -> None:
+    def __init__(self, path: Path, encoder: Any = None, device: str = "auto") -> None:
         self.path = Path(path)
+        self.device = device  # where the recorded model is loaded (lingualite.device), on first use
         self._lock = threading.RLock()
         self._store, self._identity = open_store(self.path)
         self._encoder: Any = None
@@ -97,6 +98,7 @@ class SearchIndex:
         skip_bad: bool = False,
         overwrite: bool = False,
         dimensions: int | None = None,
+        device: str = "auto",
     ) -> SearchIndex:
         """Encode ``inputs`` (a .txt/.tsv/.jsonl file or a list of ``{"id", "text", ...}`` dicts) with
         ``model`` (or the already loaded ``encoder`` that ``model`` names) into a new index folder ``output``.
@@ -111,6 +113,7 @@ class SearchIndex:
             Matryoshka model's trained size); recorded as ``truncate_dim``, and queries are truncated the same
             way. Above the model's dimension: an error; a size it was not trained for: a warning in the
             returned index's ``warnings`` (``lingualite index build`` prints it).
+        :param device: where ``model`` runs when it is loaded here (:mod:`lingualite.device`).
         """
         from lingualite.search.vectors import KINDS, QUANTIZATIONS
 
@@ -127,25 +130,26 @@ class SearchIndex:
         check_separate(output, read)  # before the model is loaded; again when the build starts and ends
         check_folder(output, "index", overwrite)
         if encoder is None:
-            encoder = _load(spec)
+            encoder = _load(spec, device)
         elif spec_of(encoder) not in (None, spec):
             raise LinguaLiteError(f"the encoder given is {spec_of(encoder)}, not the model named ({spec})")
         with replacing(output, "index", overwrite, read) as stage:
             info = write_new_index(
                 stage, encoder, spec, inputs, quantization, kind, rescore, skip_bad, progress, dimensions
             )
-        index = cls(output, encoder)
+        index = cls(output, encoder, device)
         index.warnings = info["warnings"]
         return index
 
     @classmethod
-    def open(cls, path: Path, encoder: Any = None) -> SearchIndex:
+    def open(cls, path: Path, encoder: Any = None, device: str = "auto") -> SearchIndex:
         """Open the index folder ``path``. ``encoder``: an encoder object (or a model spec string) to use
-        instead of loading the recorded model on first use; refused unless it is that model."""
+        instead of loading the recorded model on first use; refused unless it is that model. ``device``:
+        where the model is loaded (:mod:`lingualite.device`)."""
         path = Path(path)
         if not (path / DB_NAME).is_file():
             raise LinguaLiteError(f"{path}: not a lingualite search index (no {DB_NAME}); build one first")
-        return cls(path, encoder)
+        return cls(path, encoder, device)
 
     def _load(self, faiss: str = "if-changed") -> None:
         """(Re)read settings, tombstones and the float vectors; the FAISS index named in SQLite is read again
@@ -209,7 +213,7 @@ class SearchIndex:
         """The index's encoder, loaded (and checked) on first use."""
         with self._lock:
             if self._encoder is None:
-                self._set_encoder(_load(self.model_spec))
+                self._set_encoder(_load(self.model_spec, self.device))
             return self._encoder
 
     def _set_encoder(self, encoder: Any) -> None:
@@ -220,7 +224,7 @@ class SearchIndex:
                     f"{self.path}: was built with model {self.model_spec}, not {spec}; use that model or "
                     "build a new index"
                 )
-            encoder = _load(spec)
+            encoder = _load(spec, self.device)
         check_encoder(encoder, self.info, self.path)
         self._encoder = encoder
 
@@ -375,7 +379,7 @@ class SearchIndex:
         self.close()
 
 
-def _load(spec: str) -> Any:
+def _load(spec: str, device: str = "auto") -> Any:
     from lingualite.encoders.loading import load_encoder
 
-    return load_encoder(spec)
+    return load_encoder(spec, device=device)

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 import torch
 import torch.distributed as dist
 
+from lingualite.device import DeviceError, parse_device, resolve_device
+
 
 @dataclass
 class DistributedContext:
@@ -28,15 +30,19 @@ class DistributedContext:
             dist.barrier()
 
 
-def init_distributed() -> DistributedContext:
-    """Read torchrun's environment (RANK, WORLD_SIZE, LOCAL_RANK); a plain run is rank 0 of 1."""
+def init_distributed(device: str | torch.device = "auto") -> DistributedContext:
+    """Read torchrun's environment (RANK, WORLD_SIZE, LOCAL_RANK); a plain run is rank 0 of 1.
+
+    ``device`` follows :func:`lingualite.device.resolve_device` (``auto``: the LOCAL_RANK GPU when there is
+    CUDA, else the CPU); under torchrun each process takes its LOCAL_RANK GPU, so ``cuda:N`` is refused."""
     world = int(os.environ.get("WORLD_SIZE", "1"))
-    if torch.cuda.is_available():
-        local = int(os.environ.get("LOCAL_RANK", "0"))
-        torch.cuda.set_device(local)
-        device = torch.device("cuda", local)
-    else:
-        device = torch.device("cpu")
+    if world > 1 and parse_device(str(device))[1] is not None:
+        raise DeviceError(
+            f"--device {device}: under torchrun every process uses its LOCAL_RANK GPU; pass --device cuda"
+        )
+    device = resolve_device(device)
+    if device.type == "cuda":
+        torch.cuda.set_device(device)
     if world > 1 and not dist.is_initialized():
         dist.init_process_group(backend="nccl" if device.type == "cuda" else "gloo")
     rank = dist.get_rank() if world > 1 else 0

@@ -7,8 +7,11 @@ the number of steps and a validator. The loop does the rest, the same way for ev
 - resume from the newest checkpoint of the stage (weights, optimiser, schedule, RNG), with a changed
   ``optim.lr`` applied when the recipe allowed the config change;
 - Adam and the linear warm-up/decay schedule of :mod:`lingualite.training.optimization`;
-- bf16 autocast, gradient checkpointing, gradient clipping, a non-finite loss stopping the run with the
-  step named (all ranks together under DDP);
+- bf16 autocast (``optim.bf16``; null: on for CUDA), gradient checkpointing, gradient clipping, a
+  non-finite loss stopping the run with the step named (all ranks together under DDP);
+- on a CPU each step's loss is read (``.item()``) and checked at once, as always; on a GPU the losses stay
+  on the device and are read, averaged and checked at the log, validation and checkpoint steps only
+  (:mod:`lingualite.training.loss_window`), so the host never waits for the GPU in between;
 - ``metrics.jsonl``: ``step``, ``elapsed_s``, the losses averaged over the log window, ``lr``, and the
   validation metrics every ``eval_every`` steps and at the end (``stage`` for recipes with stages);
 - atomic checkpoints every ``save_every`` steps and when the call stops; ``stop_after`` for time-boxed jobs;
@@ -18,25 +21,24 @@ the number of steps and a validator. The loop does the rest, the same way for ev
 from __future__ import annotations
 
 import logging
-import math
 import time
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import torch
-import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel
 
 from lingualite.config.sections import OptimConfig
-from lingualite.errors import LinguaLiteError
+from lingualite.device import bf16_default, out_of_memory_hint
+from lingualite.gpu_usage import GpuUsage
 from lingualite.models.sentence_encoder import SentenceEncoder
 from lingualite.run_folder import RunFolder
 from lingualite.training.checkpoint import load_checkpoint, save_checkpoint
 from lingualite.training.distributed import DistributedContext
+from lingualite.training.loss_window import LossWindow, syncs_every_step
 from lingualite.training.optimization import make_optimizer, make_schedule, optimizer_step, set_learning_rate
 from lingualite.training.progress import progress_bar
 
@@ -48,11 +50,12 @@ Validator = Callable[[Any], dict[str, float]]
 
 @dataclass
 class StepOutput:
-    """What a step computed: the loss to back-propagate, values to log (averaged over the log window), and
-    how many examples (pairs, contexts) the batch held."""
+    """What a step computed: the loss to back-propagate, values to log (averaged over the log window; floats
+    or detached 0-d tensors, which on a GPU stay there until the log step), and how many examples (pairs,
+    contexts) the batch held."""
 
     loss: torch.Tensor
-    parts: dict[str, float]
+    parts: dict[str, float | torch.Tensor]
     examples: int
 
 
@@ -69,6 +72,7 @@ class Stage:
     :param validate_at_start: also validate before the first step of a fresh start (logged as step 0).
     :param seed: seed torch's RNG (dropout) at a fresh start of the stage; None: leave it as it is.
     :param unused_parameters: some parameters get no gradient (DDP must be told, or it waits for them).
+    :param compile: run the step's model through ``torch.compile``.
     """
 
     model: nn.Module
@@ -80,6 +84,7 @@ class Stage:
     validate_at_start: bool = False
     seed: int | None = None
     unused_parameters: bool = False
+    compile: bool = False
 
 
 @dataclass
@@ -94,6 +99,8 @@ class StageResult:
     examples: int
     metrics: dict[str, float] = field(default_factory=dict)
     initial_metrics: dict[str, float] = field(default_factory=dict)
+    gpu: dict[str, Any] = field(default_factory=dict)
+    """On CUDA: peak memory and sampled utilisation (:class:`lingualite.gpu_usage.GpuUsage`); else empty."""
 
     @property
     def finished(self) -> bool:
@@ -147,7 +154,10 @@ def run_stage(
     trained: nn.Module = model
     if ctx.enabled:
         trained = DistributedDataParallel(model, find_unused_parameters=stage.unused_parameters)
-    autocast = torch.autocast(ctx.device.type, dtype=torch.bfloat16) if opt.bf16 else nullcontext()
+    if stage.compile:  # checkpoints and the export read ``model``; only the step runs compiled
+        trained = torch.compile(trained)  # type: ignore[assignment]
+    bf16 = bf16_default(ctx.device, opt.bf16)
+    autocast = torch.autocast(ctx.device.type, dtype=torch.bfloat16) if bf16 else nullcontext()
     validator = stage.validator if main else None
     tag = {"stage": stage.name} if stage.name else {}
     t0 = time.perf_counter()
@@ -162,28 +172,31 @@ def run_stage(
         log(0, initial)
     metrics: dict[str, float] = dict(initial)
     end = total if stop_after is None else min(total, start + stop_after)
-    window: dict[str, list[float]] = {}
-    examples = 0
     label = stage.name or "train"
+    window = LossWindow(label, ctx, deferred=not syncs_every_step(ctx.device))
+    examples = 0
     model.train()
-    with progress_bar(label, progress and main, "steps") as bar:
+    with (
+        progress_bar(label, progress and main, "steps") as bar,
+        GpuUsage(ctx.device) as usage,
+        out_of_memory_hint(opt.batch_size, "optim.batch_size (or set optim.gradient_checkpointing: true)"),
+    ):
         task = bar.add_task(label, total=total, completed=start, info=brief(metrics))
         for step in range(start, end):
             with autocast:
                 out = stage.step_fn(step, trained)
-            loss_value = out.loss.item()
-            _check_finite(loss_value, step, label, ctx)
+            window.add(step, out)  # on a CPU: .item() and the non-finite check now, as always
             out.loss.backward()
             optimizer_step(model.parameters(), optimizer, scheduler, opt.grad_clip)
             examples += out.examples * ctx.world_size
-            for key, value in {"loss": loss_value, **out.parts}.items():
-                window.setdefault(key, []).append(value)
             done = step + 1
+            log_now = done % opt.log_every == 0 or done == total
+            if log_now or done % opt.eval_every == 0 or done % opt.save_every == 0 or done == end:
+                window.check_finite()  # deferred (CUDA): one host sync here for all the steps since
             record: dict[str, float] = {}
-            if done % opt.log_every == 0 or done == total:
-                record = {key: float(np.mean(values)) for key, values in window.items()}
+            if log_now:
+                record = window.means()
                 record["lr"] = float(scheduler.get_last_lr()[0])
-                window.clear()
             if validator is not None and (done % opt.eval_every == 0 or done == total):
                 record.update(_validate(validator, model))
             if record and main:
@@ -207,7 +220,7 @@ def run_stage(
             bar.update(task, completed=done)
     seconds = time.perf_counter() - t0
     ctx.barrier()
-    return StageResult(start, end, total, seconds, examples, metrics, initial)
+    return StageResult(start, end, total, seconds, examples, metrics, initial, usage.report())
 
 
 def _validate(validator: Validator, model: nn.Module) -> dict[str, float]:
@@ -218,12 +231,3 @@ def _validate(validator: Validator, model: nn.Module) -> dict[str, float]:
             return validator(model)
     finally:
         model.train(was_training)
-
-
-def _check_finite(loss_value: float, step: int, label: str, ctx: DistributedContext) -> None:
-    finite = torch.tensor(float(math.isfinite(loss_value)), device=ctx.device)
-    if ctx.enabled:  # every rank must stop together, or the others wait in the all-reduce forever
-        dist.all_reduce(finite, op=dist.ReduceOp.MIN)
-    if not finite.item():
-        where = f"{label}: " if label != "train" else ""
-        raise LinguaLiteError(f"{where}loss became {loss_value} at step {step + 1}; lower optim.lr")

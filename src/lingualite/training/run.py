@@ -49,6 +49,12 @@ class RunOptions:
         ``max_steps``, when given, still wins.
     :param overwrite: start over in a run folder of the same recipe that holds an earlier run (it is emptied
         first); never with ``resume``.
+    :param device: ``auto``, ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`lingualite.device`); like ``threads`` a
+        property of the machine, not in the config.
+    :param compile: run the model through ``torch.compile`` (slow to start; can pay off on a GPU for long
+        runs). Checkpoints and the exported model are the same either way.
+    :param teacher_workers: distillation with a CPU-only teacher (``use-m``): processes that build its
+        vector cache (None: one per core; see :mod:`lingualite.distill.teacher`).
     """
 
     resume: bool = False
@@ -61,11 +67,14 @@ class RunOptions:
     allow_config_change: bool = False
     smoke: bool = False
     overwrite: bool = False
+    device: str = "auto"
+    compile: bool = False
+    teacher_workers: int | None = None
 
     def check(self) -> None:
         if self.resume and self.overwrite:
             raise LinguaLiteError("--resume continues a run and --overwrite starts it over: choose one")
-        for name in ("max_steps", "stop_after", "threads"):
+        for name in ("max_steps", "stop_after", "threads", "teacher_workers"):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise LinguaLiteError(f"{name} must be >= 1, got {value}")
@@ -117,7 +126,26 @@ def apply_call_options(cfg: C, options: RunOptions) -> tuple[C, list[str] | None
         cfg, caps = smoke_config(cfg)
     sections = [f.name for f in dataclasses.fields(cfg) if hasattr(getattr(cfg, f.name), "max_steps")]  # type: ignore[arg-type]
     changes = {name: _scaled(getattr(cfg, name), options) for name in sections}
-    return dataclasses.replace(cfg, **changes), caps  # type: ignore[type-var]
+    return for_device(dataclasses.replace(cfg, **changes), options.device), caps  # type: ignore[type-var]
+
+
+def for_device(cfg: C, device: str) -> C:
+    """``cfg`` with every ``optim.bf16: null`` made the device's choice (on for CUDA, off on a CPU:
+    :func:`lingualite.device.bf16_default`), so the saved config says what the run did."""
+    from lingualite.device import bf16_default, resolve_device
+
+    sections = [
+        f.name
+        for f in dataclasses.fields(cfg)  # type: ignore[arg-type]
+        if getattr(getattr(cfg, f.name), "bf16", False) is None
+    ]
+    if not sections:
+        return cfg
+    where = resolve_device(device)
+    changes = {
+        name: dataclasses.replace(getattr(cfg, name), bf16=bf16_default(where, None)) for name in sections
+    }
+    return dataclasses.replace(cfg, **changes)  # type: ignore[type-var]
 
 
 def planned_steps(optim: OptimConfig, examples: int, world_size: int = 1) -> int:
