@@ -26,7 +26,7 @@ from lingualite.data.evalsets.everyday import everyday_pairs
 from lingualite.data.pairs import load_xsr_pairs
 from lingualite.encoders.loading import load_encoder
 from lingualite.evaluation.xsr import evaluate_xsr
-from lingualite.languages import ENGLISH, TRANSLATION_LANGS
+from lingualite.languages import CHECK_PIVOTS, ENGLISH, TRANSLATION_LANGS, parse_pair
 
 
 def _pools(data_dir: Path, max_pairs: int) -> dict[str, tuple[list[str], list[str]]]:
@@ -35,7 +35,7 @@ def _pools(data_dir: Path, max_pairs: int) -> dict[str, tuple[list[str], list[st
     pools = {f.parent.name: load_xsr_pairs(f, max_pairs=max_pairs) for f in files if f.is_file()}
     for lang in TRANSLATION_LANGS:
         pools[f"everyday/{ENGLISH}-{lang}"] = everyday_pairs(ENGLISH, lang)
-    for src, tgt in (("zh", "ru"), ("pl", "ru"), ("ja", "ko"), ("de", "fr")):
+    for src, tgt in map(parse_pair, CHECK_PIVOTS):
         pools[f"everyday/{src}-{tgt}"] = everyday_pairs(src, tgt)
     return pools
 

@@ -252,3 +252,17 @@ def one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(threads)
+
+
+@pytest.fixture(scope="module")
+def static_model(tiny_tokenizer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny real static model folder (seeded): the encode, parallel-encode, Ray and packaging tests'."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import StaticEmbedding
+
+    torch.manual_seed(0)
+    folder = tmp_path_factory.mktemp("static") / "m"
+    embedding = StaticEmbedding(tiny_tokenizer.backend_tokenizer, embedding_dim=16)
+    SentenceTransformer(modules=[embedding], device="cpu").save(str(folder))
+    return folder

@@ -18,6 +18,7 @@ from typing import Literal
 from lingualite.errors import ConfigError
 
 __all__ = [
+    "CHECK_PIVOTS",
     "ENGLISH",
     "LANGUAGES",
     "PAPER_000_LANGS",
@@ -94,6 +95,9 @@ PAPER_000_LANGS: tuple[str, ...] = tuple(c for c in TRANSLATION_LANGS if "000" i
 # main job shows every kind of script handling while its fetch, prepare and training stay within 15 minutes
 # on 2 cores (`--langs` takes any others).
 QUICKSTART_LANGS: tuple[str, ...] = ("fr", "de", "ru", "zh")
+# Non-English pairs the quick checks use (packaged models' cards, the language table's everyday rows): one
+# per kind of meeting of scripts (Han-Cyrillic, Latin-Cyrillic, Kana/Han-Hangul, Latin-Latin).
+CHECK_PIVOTS: tuple[str, ...] = ("zh-ru", "pl-ru", "ja-ko", "de-fr")
 # Paper 001's five, English included (en, zh, fr, es, de: its monolingual corpora).
 PAPER_001_LANGS: tuple[str, ...] = tuple(c for c in SUPPORTED if "001" in LANGUAGES[c].papers)
 

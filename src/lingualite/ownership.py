@@ -61,6 +61,7 @@ KINDS = {
     "export": "exported model (lingualite export)",
     "index": "search index",
     "encode": "Parquet vectors folder (encode --engine ray)",
+    "packaged": "packaged model (lingualite models build)",
 }
 TRAINING_KINDS = ("train", "distill", "monolingual")
 # Entries that are no claim on a folder: lingualite's lock and marker files (a run that got no further).

@@ -23,6 +23,7 @@ from lingualite.cli.common import (
 )
 from lingualite.cli.eval_commands import eval_app
 from lingualite.cli.mining_commands import eval_mine, mine
+from lingualite.cli.models_command import models_app
 from lingualite.cli.pivot_command import data_pivot
 from lingualite.cli.quickstart_command import quickstart
 from lingualite.cli.reproduce_commands import reproduce
@@ -78,6 +79,7 @@ def _main(
 app.add_typer(data_app, name="data")
 data_app.command("pivot")(data_pivot)
 app.add_typer(tokenizer_app, name="tokenizer")
+app.add_typer(models_app, name="models")
 app.add_typer(eval_app, name="eval")
 app.command("distill")(distill_command)
 app.command("encode")(encode)

@@ -1,0 +1,96 @@
+"""``lingualite models``: the ready-made models of the companion package ``lingualite-models``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail
+
+models_app = typer.Typer(
+    help="The ready-made models (lingualite-small, lingualite-static): list them, or rebuild them from packages.",
+    no_args_is_help=True,
+)
+
+PACKAGE_SOURCE = Path("packages/lingualite-models/src/lingualite_models")  # in a lingualite checkout
+
+
+@models_app.command("list")
+def models_list(as_json: JsonOpt = False) -> None:
+    """The packaged models, whether they are installed, where, and how large.
+
+    \b
+    Example:
+      lingualite models list
+      lingualite encode --model lingualite-small --input sentences.txt --output vectors.npy
+    """
+    from lingualite.encoders.packaged import PACKAGED, packaged_folder
+    from lingualite.packaged_build import folder_bytes
+
+    rows: dict[str, dict[str, object]] = {}
+    for name, runtime in PACKAGED.items():
+        try:
+            folder = packaged_folder(name)
+            rows[name] = {
+                "runtime": runtime,
+                "folder": str(folder),
+                "MB": round(folder_bytes(folder) / 1e6, 1),
+            }
+        except USER_ERRORS as exc:
+            rows[name] = {"runtime": runtime, "folder": f"not installed: {exc}", "MB": 0}
+    emit({"models": rows}, "Packaged models", as_json)
+
+
+@models_app.command("build")
+def models_build(
+    out: Annotated[
+        Path,
+        typer.Option(
+            help="Folder that receives small/ and static/ (the package's source folder in a checkout)."
+        ),
+    ] = PACKAGE_SOURCE,
+    work: Annotated[
+        Path,
+        typer.Option(
+            help="Working folder for the two distillation runs and the ONNX export; a run already complete "
+            "there is reused, an interrupted one resumed."
+        ),
+    ] = Path("runs/models-build"),
+    data_dir: DataDirOpt = None,
+    threads: Annotated[int | None, typer.Option(min=1, help="PyTorch CPU threads.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rebuild lingualite-small and lingualite-static from the packaged corpora (~1 h on 2 CPU cores).
+
+    Fetches and prepares every en-xx pair, distils the 13-language student (configs/distill.yaml, USE-m
+    teacher), exports it as int8 ONNX, distils the static student from the same teacher vectors, and writes
+    OUT/small and OUT/static, each with its model card (languages, data and licences, validation, a check
+    on everyday sentences) and checksums. Each folder is swapped in whole; only folders this command made
+    are replaced. Reinstall the package afterwards (pip install ./packages/lingualite-models).
+
+    \b
+    Example:
+      lingualite models build --data-dir data
+    """
+    from lingualite.config.loading import default_data_dir
+    from lingualite.packaged_build import build_packaged_models
+
+    if not out.parent.is_dir():
+        fail(ValueError(f"{out.parent}: no such folder (run from a lingualite checkout, or give --out)"))
+    try:
+        built = build_packaged_models(
+            out,
+            data_dir if data_dir is not None else default_data_dir(),
+            work,
+            say=lambda text: typer.echo(text, err=True),
+            threads=threads,
+        )
+    except USER_ERRORS as exc:
+        fail(exc)
+    emit(
+        {"models": {name: {"folder": b["folder"], "MB": b["megabytes"]} for name, b in built.items()}},
+        "Packaged models built",
+        as_json,
+    )
