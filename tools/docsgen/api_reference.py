@@ -17,14 +17,14 @@ SUBPACKAGES = (
     ("search", "Search index"),
     ("mining", "Mining"),
     ("alignment", "Document alignment"),
-    ("serve", "HTTP service"),
     ("tokenization", "Vocabularies"),
     ("config", "Configs"),
     ("losses", "Training objectives"),
     ("reproduce", "Reproducing the papers' tables"),
 )
-# Modules without an ``__all__`` whose public functions users call (bulk encoding, ONNX export).
+# Modules whose public functions users call, where the package's ``__all__`` does not show them.
 MODULES = (
+    ("serve", "HTTP service", ("app", "settings")),  # ``create_app`` is imported lazily (fastapi is optional)
     (
         "runtime",
         "Runtime: export and bulk encoding",
