@@ -7,7 +7,8 @@ Generated: the CLI reference (from the typer app), the Python API pages (mkdocst
 packages' ``__all__``), the config reference (from the typed config classes), the results pages (from
 ``benchmarks/results/*.json``), the reproduction pages (from ``docs/reproduction/*.json``) and the headline
 table in README.md and the docs' home page (between ``<!-- generated:headline ... -->`` markers).
-``tests/test_docs.py`` fails when any of them is stale.
+``tests/test_docs.py`` fails when any of them is stale. Run it from the repository's root with this checkout's
+``lingualite`` importable (its editable install, or ``PYTHONPATH=src``).
 """
 
 from __future__ import annotations
