@@ -11,8 +11,8 @@ batch-1 latency, codecarbon TDP energy estimate). Speed ratios are against the t
     python benchmarks/compression_study.py --out runs/compression            # ~45 min on 2 CPU cores
     python benchmarks/compression_study.py --out runs/compression --variants v10k-1x128 v50k-1x128 --steps 300
 
-Writes OUT/study.json, OUT/study.md (the README table) and OUT/study.png; re-running skips finished students
-and finished evaluations (``OUT/report/parts``).
+Writes OUT/study.json, OUT/study.md (the table of docs/research/distillation.md) and OUT/study.png;
+re-running skips finished students and finished evaluations (``OUT/report/parts``).
 """
 
 from __future__ import annotations

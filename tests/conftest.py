@@ -14,7 +14,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 # Fuzzing profiles (tests/fuzz): "ci" is the default and bounded; `pytest --hypothesis-profile=long tests/fuzz`
-# runs the long campaign whose counts the README reports.
+# runs the long campaign whose counts docs/guarantees.md reports.
 _FUZZ = {
     "deadline": None,
     "suppress_health_check": [HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

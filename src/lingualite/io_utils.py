@@ -1,6 +1,6 @@
 """Output safety shared by every command: atomic files and folders, run locks, leftover cleanup, checksums.
 
-The rule (README "Guarantees"): a command replaces only what it owns. A file output never replaces a
+The rule (docs/guarantees.md): a command replaces only what it owns. A file output never replaces a
 directory and never one of the command's inputs; a folder output is staged *beside* its target (same file
 system, so the final step is a rename) and swapped in, so a reader sees the old complete folder or the new
 complete folder; a crash leaves a staging entry with our prefix and the pid that wrote it, which the next

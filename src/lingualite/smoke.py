@@ -5,8 +5,8 @@ says which, so a user sees what ran. Every capped value is a plain config key: a
 run of the printed config, nothing is special-cased inside the recipes. A smoke model is a working model of
 the right format, trained too briefly to be good: its numbers are not the recipe's.
 
-Caps were sized on 2 CPU cores (the measured times are in the README): parallel training and distillation
-each finish in under 3 minutes once the data is prepared.
+Caps were sized on 2 CPU cores (the measured times are in docs/research/quickstart.md): parallel training and
+distillation each finish in under 3 minutes once the data is prepared.
 """
 
 from __future__ import annotations

@@ -85,6 +85,8 @@ class DistillVocabularyConfig(VocabularyConfig):
 
     ``kind: teacher`` takes the teacher's own tokenizer instead (paper 002, Table 1's row with the teacher's
     mBERT vocabulary); the teacher must then be a sentence-transformers folder (or ``minilm``).
+
+    :param kind: ``wordpiece`` (paper 002), ``unigram``, or ``teacher`` (the teacher's own tokenizer).
     """
 
     kind: Literal["unigram", "wordpiece", "teacher"] = "wordpiece"
@@ -105,6 +107,8 @@ class StudentConfig(EncoderConfig):
 
     ``kind: static`` trains a token-embedding table with mean pooling instead (the static speed tier,
     :mod:`lingualite.distill.static_student`); the transformer fields are then unused.
+
+    :param kind: ``transformer`` (a BERT-style student) or ``static`` (a token table, mean pooled).
     """
 
     kind: Literal["transformer", "static"] = "transformer"

@@ -55,11 +55,17 @@ Range = tuple[float | None, float | None, bool]
 _DEFAULT_RANGE: Range = (0, None, False)
 
 
-def _check_ranges(cls: type, obj: Any, where: str) -> None:
-    """Every numeric field finite and inside its range, checked at load time (one line naming the key)."""
+def field_range(cls: type, name: str) -> Range:
+    """The range a numeric field of config class ``cls`` must lie in (its own or a base class's ``RANGES``,
+    else the default: finite and >= 0); the generated config reference shows the same."""
     ranges: dict[str, Range] = {}
     for klass in reversed(cls.__mro__):
         ranges.update(getattr(klass, "RANGES", {}))
+    return ranges.get(name, _DEFAULT_RANGE)
+
+
+def _check_ranges(cls: type, obj: Any, where: str) -> None:
+    """Every numeric field finite and inside its range, checked at load time (one line naming the key)."""
     for f in dataclasses.fields(obj):
         value = getattr(obj, f.name)
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -67,7 +73,7 @@ def _check_ranges(cls: type, obj: Any, where: str) -> None:
         key = f"{where}.{f.name}"
         if not math.isfinite(value):
             raise ConfigError(f"{key}: must be a finite number, got {value!r}")
-        low, high, exclusive = ranges.get(f.name, _DEFAULT_RANGE)
+        low, high, exclusive = field_range(cls, f.name)
         if low is not None and (value <= low if exclusive else value < low):
             raise ConfigError(f"{key}: must be {'>' if exclusive else '>='} {low}, got {value!r}")
         if high is not None and value > high:

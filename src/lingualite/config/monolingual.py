@@ -33,6 +33,9 @@ class MonolingualDataConfig(DataConfig):
         to mine) or ``comparable`` (paper 001's Wiki-Wiki setting: a share ``shared_documents`` of the
         documents is ALSO read in a second hashed language, each side keeping an independent random share
         ``keep_sentences`` of its sentences; :mod:`lingualite.monolingual.comparable`).
+    :param shared_documents: ``comparable`` only: the share of documents also read in a second language.
+    :param keep_sentences: ``comparable`` only: the share of a shared document's sentences each side keeps
+        (drawn independently, so no side is a translation of the other).
     """
 
     RANGES: ClassVar[dict[str, Range]] = {
@@ -114,6 +117,16 @@ class MiningConfig:
     mixture over the candidates' log margins, no gold pairs) and at most ``max_pairs_per_language_pair``
     pairs, best first.
 
+    :param method: ``blocks`` (the paper's CSLS blocks) or ``exhaustive`` (ratio margin over the whole pool).
+    :param sample_size: ``blocks``: m, the sentences per language in each round's block.
+    :param csls_k: ``blocks``: the neighbours CSLS averages over inside a block (also the gold precision's k).
+    :param pairs_per_round: ``blocks``: the best new pairs kept per round (at most m x m).
+    :param target_pairs: ``blocks``: rounds repeat until this many pairs are mined.
+    :param margin_k: ``exhaustive``: the neighbours the ratio margin averages over.
+    :param mutual: ``exhaustive``: keep only pairs that are each other's best candidate.
+    :param threshold: ``exhaustive``: the least margin a pair needs (``auto``: the two-Gaussian cut per language
+        pair; null: no threshold).
+    :param max_pairs_per_language_pair: ``exhaustive``: at most this many pairs per language pair, best first.
     :param pool_size: sentences per language encoded for each iteration's mining (a seeded sample).
     :param language_pairs: ``all`` (every pair of languages, in turn) or ``english`` (en-xx only).
     :param iterations: mining + coherence-regression rounds (paper: 3).
@@ -122,6 +135,9 @@ class MiningConfig:
     :param lexical_seed: BEYOND the paper (off = the paper): mine the first ``lexical_iterations`` iterations
         with ``lexical_weight`` x character n-gram TF-IDF cosine + (1 - ``lexical_weight``) x the model's
         (centred) cosine; the sentence-level analogue of identical-string seeding in vecmap. No parallel data.
+    :param lexical_weight: the TF-IDF cosine's weight in the lexical score (the model's cosine gets the rest).
+    :param lexical_iterations: how many iterations, from the first, mine with the lexical score.
+    :param lexical_candidates: candidates per sentence found on rare n-grams and then scored exactly.
     :param lexical_search_max_df: lexical mining finds each sentence's ``lexical_candidates`` best candidates
         with only the character n-grams found in at most this share of the sentences, then scores them
         exactly (null: exact products over every n-gram; quadratic in the frequent n-grams, ~1 h per
@@ -217,10 +233,15 @@ class StageEvaluationConfig:
     one-line note. Evaluation only: nothing here changes the training. Run when the recipe is given the
     protocols (``lingualite train`` gives them).
 
+    :param enabled: run the measures (off: training only).
+    :param classify: classification set folders (``{data_dir}`` allowed).
+    :param pairs: pair-classification set folders.
+    :param train_language: the language the classifiers are trained on; the others are tested zero-shot.
     :param seeds: classifier runs averaged (seeds 0 .. N-1).
     :param max_docs: seeded subsample of at most N documents per classification file.
-    :param max_train_pairs: seeded subsample of the pair-classification training file; ``max_test_pairs``
-        per test file.
+    :param max_train_pairs: seeded subsample of the pair-classification training file.
+    :param max_test_pairs: seeded subsample of each pair-classification test file.
+    :param seed: the seed of those subsamples.
     """
 
     RANGES: ClassVar[dict[str, Range]] = {

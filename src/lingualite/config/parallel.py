@@ -27,7 +27,13 @@ class ObjectiveConfig:
     """Which generative task and how the three parts are weighted (paper: UGT, weights 1:2:2).
 
     :param generative: ``ugt`` | ``smlm`` | ``xtr`` | ``mlm`` | ``mlm_xtr`` | ``none``.
+    :param generative_weight: weight of the generative task in the sum (paper 000, Eq. 7).
+    :param alignment_weight: weight of the sentence alignment loss (Eq. 5: in-batch translation ranking).
+    :param similarity_weight: weight of the sentence similarity loss (Eq. 6).
     :param similarity: score of the sentence-level losses: ``dot`` (paper) or ``cosine`` (scaled by ``scale``).
+    :param scale: the factor the cosine is multiplied by when ``similarity`` is ``cosine``.
+    :param bag: the XTR target over the translation's tokens: ``unique`` (every distinct token the same
+        weight, the paper's footnote 3) or ``frequency`` (each token by its count, Eq. 3 as written).
     """
 
     RANGES: ClassVar[dict[str, Range]] = {"scale": (0, None, True)}

@@ -87,6 +87,9 @@ class OptimConfig:
     """Adam, a linear warm-up from 0 to ``lr`` then a linear decay to 0 at the last step (the schedule of
     transformers' ``get_linear_schedule_with_warmup``, the same in every recipe).
 
+    :param lr: the peak learning rate, reached at the end of the warm-up.
+    :param batch_size: examples per optimiser step (translation pairs in the pair recipes).
+    :param weight_decay: Adam's L2 weight decay (0: none).
     :param max_steps: optimiser steps (also the length of the schedule); ``epochs`` wins where a recipe
         knows its number of examples.
     :param epochs: passes over the training pairs, instead of ``max_steps`` (pair recipes only).
@@ -153,7 +156,12 @@ class PairOptimConfig(OptimConfig):
 
 class RecipeConfig:
     """What every recipe's config has: a ``mode`` naming the recipe, a ``seed``, and a plain-dict form (the
-    ``config.yaml`` a run saves and a resume compares)."""
+    ``config.yaml`` a run saves and a resume compares).
+
+    :param mode: the recipe: ``parallel`` (paper 000), ``distill`` (paper 002) or ``monolingual`` (paper 001).
+    :param seed: fixes the model's initialisation, the data order, masking, dropout and every seeded sample of
+        the run.
+    """
 
     mode: str
     seed: int

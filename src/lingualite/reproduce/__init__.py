@@ -14,7 +14,7 @@ from lingualite.reproduce.evaluation_inputs import (
     evaluation_inputs,
     flat_metrics,
 )
-from lingualite.reproduce.render import render_table, table_rows
+from lingualite.reproduce.render import render_table, table_markdown, table_rows
 from lingualite.reproduce.sweep import STATES, CellPlan, plan_sweep, run_sweep
 from lingualite.reproduce.table import TableSpec, cell_config, list_tables, load_table
 
@@ -33,5 +33,6 @@ __all__ = [
     "read_result",
     "render_table",
     "run_sweep",
+    "table_markdown",
     "table_rows",
 ]

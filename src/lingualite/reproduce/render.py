@@ -12,7 +12,7 @@ from lingualite.io_utils import write_figure, write_json, write_text
 from lingualite.reproduce.cells import read_result
 from lingualite.reproduce.table import ColumnSpec, TableSpec
 
-__all__ = ["render_table", "table_rows"]
+__all__ = ["render_table", "table_markdown", "table_rows"]
 
 MISSING = "–"
 
@@ -94,7 +94,9 @@ def _markdown(table: TableSpec, scale: str, rows: list[dict[str, Any]], evaluati
     for row in rows:
         texts = [_cell_text(table, c, row) for c in table.columns]
         lines.append("| " + " | ".join([row["label"], *texts]) + " |")
-    reused = [f"{r['label']} (from {_sweep_and_cell(r['reused_from'])})" for r in rows if r["reused_from"]]
+    reused = [
+        f"{r['label']} (from {_sweep_and_cell(r['reused_from'])})" for r in rows if r.get("reused_from")
+    ]
     if reused:
         lines += [
             "",
@@ -103,6 +105,12 @@ def _markdown(table: TableSpec, scale: str, rows: list[dict[str, Any]], evaluati
             + ". Copied with its training time and evaluated here.",
         ]
     return "\n".join(lines) + "\n"
+
+
+def table_markdown(table: TableSpec, data: dict[str, Any]) -> str:
+    """``table.md`` from a ``table.json`` payload (what :func:`render_table` writes): the docs' reproduction
+    pages are regenerated from the JSON this way."""
+    return _markdown(table, data["scale"], data["rows"], data["evaluation"])
 
 
 def _sweep_and_cell(path: str) -> str:

@@ -35,7 +35,7 @@ from lingualite.reproduce.sweep import claim_sweep, remove_run_folder
 from lingualite.run_folder import RunFolder, open_run
 from lingualite.training.run import for_device
 
-__all__ = ["plan_study", "run_study"]
+__all__ = ["plan_study", "run_study", "study_markdown"]
 
 Progress = Callable[[str], object]
 
@@ -164,22 +164,33 @@ def _render(
     if spec.kind == "monolingual-seeds":
         runs = {int(n.split("-")[1]): rows for n, rows in finished.items() if rows}
         result: dict[str, Any] = aggregate_stages(runs) if runs else {"seeds": [], "stages": {}}
-        body = seeds_markdown(result) if runs else "No seed has finished yet.\n"  # the heading is ours
         if runs:
             seeds_plot(result, title, output / "table.png")
     else:
         result = _sample_size(output, configs, finished, chosen.sizes)
-        body = (
-            sample_size_markdown(result, spec.paper) if result["points"] else "No point has finished yet.\n"
-        )
         if result["points"]:
             sample_size_plot(result, title, output / "table.png")
     result = {"table": spec.name, "scale": scale, "source": spec.source, **result}
     write_json(output / "table.json", result)
-    head = [f"# {title}", "", f"Source: {spec.source}.", "", f"Scale {scale}: {chosen.note.strip()}", ""]
-    notes = ["", spec.notes.strip(), ""] if spec.notes else []
-    write_text(output / "table.md", "\n".join(head) + "\n" + body + "\n".join(notes))
+    write_text(output / "table.md", study_markdown(spec, result))
     return result
+
+
+def _study_page(spec: StudySpec, scale: str, body: str) -> str:
+    head = [f"# {spec.title} ({scale} scale)", "", f"Source: {spec.source}.", ""]
+    head += [f"Scale {scale}: {spec.scale(scale).note.strip()}", ""]
+    notes = ["", spec.notes.strip(), ""] if spec.notes else []
+    return "\n".join(head) + "\n" + body + "\n".join(notes)
+
+
+def study_markdown(spec: StudySpec, result: dict[str, Any]) -> str:
+    """``table.md`` from a study's ``table.json`` payload (what :func:`run_study` writes)."""
+    if spec.kind == "monolingual-seeds":
+        body = seeds_markdown(result) if result.get("seeds") else "No seed has finished yet.\n"
+    else:
+        points = result.get("points")
+        body = sample_size_markdown(result, spec.paper) if points else "No point has finished yet.\n"
+    return _study_page(spec, result["scale"], body)
 
 
 def _sample_size(

@@ -1,0 +1,150 @@
+"""Run the code blocks of a Markdown page (README.md, every page under docs/), so the pages stay true.
+
+The convention, for anyone writing a page:
+
+- ` ```bash ` and ` ```python ` blocks run; ` ```console ` blocks (and any other language) are shown, not run:
+  use them for what needs the real data, a long run, a GPU or a cluster.
+- A page's blocks run in order in one scratch directory of their own, which holds tiny data in the layout of the
+  real data (``data/corpora/<source>/en-xx.tsv``, ``data/prepared/en-xx/{train,valid,test}.tsv``) and the user
+  file the pages name (``my-pairs.tsv``). Where a page names real data, the tiny data stands in for it.
+- A bash block runs line by line (each line one ``bash -c``: no line continuations). Training commands
+  (``lingualite quickstart / train / distill``) get ``--smoke --max-steps 3``; a Python ``smoke=True`` gets
+  ``max_steps=3`` beside it. Their other options run as written.
+- The port 8765 of a page is replaced by a free one, so two test runs on one machine do not collide.
+
+(This module has a name without ``test_``: test files import it, pytest does not collect it.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shlex
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", flags=re.S | re.M)
+RUNS = ("bash", "python")
+TRAINING = ("quickstart", "train", "distill")
+PORT = "8765"
+# Pseudo-words: "translations" are word by word (what the text says does not matter here).
+EN = [f"w{j}" for j in range(16)]
+FR = [f"mot{j}" for j in range(16)]
+DE = [f"wort{j}" for j in range(16)]
+SOURCES = ("libreoffice", "bible", "ddtp")
+PREFIX = {"libreoffice": "lo", "bible": "bible", "ddtp": "ddtp"}
+
+
+def blocks(text: str) -> list[tuple[str, str]]:
+    """Every fenced block of a Markdown text: (language, body), in order."""
+    return BLOCK.findall(text)
+
+
+def runnable(text: str) -> list[tuple[str, str]]:
+    return [(kind, body) for kind, body in blocks(text) if kind in RUNS]
+
+
+def _pairs(words: list[str], source: str, n_docs: int, rng: random.Random) -> list[str]:
+    lines = []
+    for d in range(n_docs):
+        topic = rng.sample(range(len(EN)), 6)
+        for _ in range(rng.randint(3, 6)):
+            idx = [rng.choice(topic) for _ in range(rng.randint(3, 8))]
+            en, xx = " ".join(EN[j] for j in idx), " ".join(words[j] for j in idx)
+            lines.append(f"{en}\t{xx}\t{PREFIX[source]}:{source}-{d}\n")
+    return lines
+
+
+def make_world(root: Path) -> Path:
+    """Tiny corpora, prepared pairs and the pages' user files under ``root``."""
+    rng = random.Random(0)
+    for lang, words in (("fr", FR), ("de", DE), ("es", FR), ("it", FR)):
+        prepared = root / "data" / "prepared" / f"en-{lang}"
+        prepared.mkdir(parents=True)
+        inputs = []
+        for source in SOURCES:
+            corpus = root / "data" / "corpora" / source / f"en-{lang}.tsv"
+            corpus.parent.mkdir(parents=True, exist_ok=True)
+            lines = _pairs(words, source, 40, rng)
+            corpus.write_text("".join(lines), encoding="utf-8")
+            inputs.append({"input": str(corpus)})
+            cut = len(lines) * 8 // 10
+            with (prepared / "train.tsv").open("a", encoding="utf-8") as fh:
+                fh.writelines(lines[:cut])
+            with (prepared / "valid.tsv").open("a", encoding="utf-8") as fh:
+                fh.writelines(lines[cut : cut + (len(lines) - cut) // 2])
+            with (prepared / "test.tsv").open("a", encoding="utf-8") as fh:
+                fh.writelines(lines[cut + (len(lines) - cut) // 2 :])
+        (prepared / "stats.json").write_text(json.dumps({"inputs": inputs}))
+    (root / "my-pairs.tsv").write_text("".join(_pairs(DE, "bible", 120, rng)), encoding="utf-8")
+    return root
+
+
+def env() -> dict[str, str]:
+    base = {k: v for k, v in os.environ.items() if k != "LINGUALITE_DATA_DIR"}
+    return {
+        **base,
+        "PATH": f"{BIN}{os.pathsep}{base['PATH']}",
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": str(ROOT / "src"),
+    }
+
+
+def free_port() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return str(s.getsockname()[1])
+
+
+def as_tested(line: str, smoke: bool = True) -> str:
+    """A command line as the test runs it: training capped to 3 steps (and ``--smoke`` unless ``smoke`` is
+    False); anything else unchanged."""
+    words = shlex.split(line)
+    if words[:1] == ["lingualite"] and len(words) > 1 and words[1] in TRAINING:
+        return f"{line} --max-steps 3" + ("" if "--smoke" in words or not smoke else " --smoke")
+    return line
+
+
+def python_as_tested(body: str) -> str:
+    return body.replace("smoke=True)", "smoke=True, max_steps=3)")
+
+
+def run_line(command: str, cwd: Path) -> None:
+    proc = subprocess.run(
+        ["bash", "-c", command], cwd=cwd, env=env(), capture_output=True, text=True, timeout=600
+    )
+    assert proc.returncode == 0, f"{command}\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}"
+
+
+def run_python(body: str, cwd: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", python_as_tested(body)],
+        cwd=cwd,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0, f"{body}\n{proc.stderr[-3000:]}"
+
+
+def run_blocks(text: str, cwd: Path) -> int:
+    """Run the page's bash and python blocks in order in ``cwd``; returns how many ran."""
+    port = free_port() if PORT in text else PORT
+    ran = 0
+    for kind, body in runnable(text.replace(PORT, port)):
+        ran += 1
+        if kind == "python":
+            run_python(body, cwd)
+            continue
+        for line in body.splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                run_line(as_tested(line), cwd)
+    return ran

@@ -1,0 +1,1 @@
+"""Development tooling of the lingualite repository (not part of the installed package)."""
