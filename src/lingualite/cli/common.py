@@ -59,6 +59,23 @@ DeviceOpt = Annotated[
 """``--device`` of every command that runs a model (:mod:`lingualite.device`); check it with :func:`use_device`."""
 
 
+def hide_flag_types() -> None:
+    """Print no type after plain flags in ``--help`` (``--normalize``, not ``--normalize <bool>``): typer's
+    rich help shows every option's type, a flag's too, though a flag takes no value. Patched once here (typer
+    has no setting for it) for every command; the help of options that take a value is unchanged."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+    if getattr(shown, "hides_flag_types", False):
+        return
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag and self.metavar is None else shown(self, ctx)
+
+    display_type_rich.hides_flag_types = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
 def use_device(spec: str) -> str:
     """Check ``--device`` on this machine (``cuda`` without CUDA, or a GPU index it does not have, is a
     one-line error) and let the library print the device line on stderr; returns ``spec`` for the calls."""
