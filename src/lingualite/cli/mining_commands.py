@@ -47,7 +47,13 @@ def mine(
     model: Annotated[str, typer.Option(help=MODEL_HELP)],
     src: Annotated[Path, typer.Option(help="Source sentences, one a line (UTF-8).")],
     tgt: Annotated[Path, typer.Option(help="Target sentences, one a line (UTF-8).")],
-    output: Annotated[Path, typer.Option(help="Mined pairs: score<TAB>source<TAB>target, best first.")],
+    output: Annotated[
+        Path,
+        typer.Option(
+            help="Mined pairs, best first: score<TAB>source<TAB>target<TAB>source line<TAB>target line "
+            "(1-based line numbers in --src and --tgt)."
+        ),
+    ],
     threshold: Annotated[
         float | None,
         typer.Option(help="Keep pairs with a margin >= this (pick it with `lingualite eval mine`)."),
