@@ -170,3 +170,16 @@ def test_bad_dimension_and_precision_requests_are_one_line_errors(model: Path, t
         res = _encode(model, src, out, *extra)
         assert res.exit_code == 2 and message in res.output and res.output.count("\n") == 1, res.output
         assert not out.exists()
+
+
+def test_an_output_suffix_encode_does_not_write_is_refused(model: Path, tmp_path: Path) -> None:
+    """`--output v.jsonl` is not silently a .npy: one line naming what encode writes, nothing written."""
+    src = _text(tmp_path, b"the cat\n")
+    for name, writes in [("v.jsonl", ".npy"), ("v.csv", ".npy"), ("vectors", ".npy")]:
+        res = _encode(model, src, tmp_path / name)
+        assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+        assert f"encode writes {writes}, not" in res.output and not (tmp_path / name).exists()
+    res = _encode(model, src, tmp_path / "v.jsonl", "--engine", "ray")
+    assert (
+        res.exit_code == 2 and "writes .npy or .parquet or a name without a suffix, not .jsonl" in res.output
+    )

@@ -87,3 +87,14 @@ def test_eval_mine_command(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout.strip().splitlines()[-1])
     assert {"en-fr/1:1", "en-fr/1:10", "en-fr/1:100", "mean/1:100"} <= set(out["results"])
+
+
+def test_an_output_in_another_format_is_refused(tmp_path: Path) -> None:
+    """mine writes TSV: any name, but not one whose suffix promises another format (checked before loading)."""
+    src = tmp_path / "a.txt"
+    src.write_text("x\n", encoding="utf-8")
+    for command in (["mine", "--model", "tfidf"], ["align", "--model", "tfidf"]):
+        res = runner.invoke(
+            app, [*command, "--src", str(src), "--tgt", str(src), "--output", str(tmp_path / "p.npy")]
+        )
+        assert res.exit_code == 2 and "writes .tsv or .txt or a name without a suffix, not .npy" in res.output

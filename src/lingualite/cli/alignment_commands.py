@@ -17,6 +17,7 @@ from lingualite.cli.common import (
     DataDirOpt,
     DeviceOpt,
     JsonOpt,
+    check_output_suffix,
     emit,
     fail,
     in_data_dir,
@@ -138,6 +139,7 @@ def align_command(
     start = time.perf_counter()
     try:
         check_not_input(output, [src, tgt])
+        check_output_suffix(output, (".tsv", ".txt", ""), "align")  # any name, but not another format's
         if output.is_dir():
             raise LinguaLiteError(f"{output}: is a directory; --output names the .tsv file to write")
         src_lines, src_ids = _document(src)

@@ -13,6 +13,7 @@ from lingualite.cli.common import (
     DataDirOpt,
     DeviceOpt,
     JsonOpt,
+    check_output_suffix,
     emit,
     fail,
     in_data_dir,
@@ -103,6 +104,7 @@ def mine(
     from lingualite.mining.pipeline import MineSettings, mine_files
 
     try:
+        check_output_suffix(output, (".tsv", ".txt", ""), "mine")  # any name, but not another format's
         if mode not in MODES:
             raise ValueError(f"--mode {mode!r}: choose from {', '.join(MODES)}")
         if search not in ("auto", "exact", "ivf") or engine not in ("local", "ray"):

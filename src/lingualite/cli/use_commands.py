@@ -8,7 +8,16 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DeviceOpt, DimensionsOpt, JsonOpt, emit, fail, use_device
+from lingualite.cli.common import (
+    USER_ERRORS,
+    DeviceOpt,
+    DimensionsOpt,
+    JsonOpt,
+    check_output_suffix,
+    emit,
+    fail,
+    use_device,
+)
 from lingualite.device import encode_batch_size, resolve_device
 from lingualite.errors import LinguaLiteError
 
@@ -60,8 +69,9 @@ EncodeInputOpt = Annotated[
 EncodeOutputOpt = Annotated[
     Path,
     typer.Option(
-        help="Where to write the (N, d) .npy array (a file; float32 unless --precision). --engine ray: a name not ending in "
-        ".npy is a new Parquet folder (columns line, embedding)."
+        help="Where to write the (N, d) .npy array (a file named *.npy; float32 unless --precision). --engine "
+        "ray: also a new Parquet folder (columns line, embedding), named *.parquet or without a suffix; any "
+        "other suffix is refused."
     ),
 ]
 
@@ -138,6 +148,10 @@ def encode(
         fmt = _output_format(model, input, output, dimensions, precision, calibration)
         if output.is_dir() and (engine == "local" or output.suffix == ".npy"):
             raise LinguaLiteError(f"{output}: is a directory; --output names the .npy file to write")
+        if engine == "ray":  # a .npy file, or a Parquet folder
+            check_output_suffix(output, (".npy", ".parquet", ""), "encode --engine ray", strict=True)
+        else:
+            check_output_suffix(output, (".npy",), "encode", strict=True)
         if not input.exists():
             raise LinguaLiteError(f"{input}: does not exist")
         if engine == "ray":
