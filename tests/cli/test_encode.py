@@ -183,3 +183,14 @@ def test_an_output_suffix_encode_does_not_write_is_refused(model: Path, tmp_path
     assert (
         res.exit_code == 2 and "writes .npy or .parquet or a name without a suffix, not .jsonl" in res.output
     )
+
+
+def test_vectors_are_unit_length_unless_no_normalize(model: Path, tmp_path: Path) -> None:
+    """The one default (lingualite.normalization): unit vectors, as serve and the index give them."""
+    src = _text(tmp_path, b"the cat\nle chien\n")
+    assert _encode(model, src, tmp_path / "unit.npy").exit_code == 0
+    assert _encode(model, src, tmp_path / "raw.npy", "--no-normalize").exit_code == 0
+    unit, raw = np.load(tmp_path / "unit.npy"), np.load(tmp_path / "raw.npy")
+    np.testing.assert_allclose(np.linalg.norm(unit, axis=1), 1.0, rtol=1e-5)
+    assert not np.allclose(np.linalg.norm(raw, axis=1), 1.0)
+    np.testing.assert_allclose(unit, raw / np.linalg.norm(raw, axis=1, keepdims=True), rtol=1e-5, atol=1e-6)

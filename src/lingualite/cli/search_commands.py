@@ -83,6 +83,9 @@ def index_build(
 ) -> None:
     """Encode documents with a model into a new search index folder (written atomically).
 
+    Vectors are stored L2-normalised (unit length; search scores are cosines), as `lingualite encode` and
+    `lingualite serve` give them by default.
+
     --dimensions N indexes the first N components of each vector (recorded; queries are truncated the same
     way by `lingualite search` and `lingualite serve`).
 

@@ -20,6 +20,7 @@ from lingualite.cli.common import (
 )
 from lingualite.device import encode_batch_size, resolve_device
 from lingualite.errors import LinguaLiteError
+from lingualite.normalization import NORMALIZE, NORMALIZE_HELP
 
 ENGINES = ("local", "ray")
 BatchSizeOpt = Annotated[
@@ -105,7 +106,7 @@ def encode(
     output: EncodeOutputOpt,
     batch_size: BatchSizeOpt = None,
     threads: ThreadsOpt = None,
-    normalize: Annotated[bool, typer.Option(help="L2-normalise each vector (cosine = dot product).")] = False,
+    normalize: Annotated[bool, typer.Option(help=NORMALIZE_HELP)] = NORMALIZE,
     workers: EncodeWorkersOpt = None,
     engine: EncodeEngineOpt = "local",
     text_column: EncodeTextColumnOpt = "text",
