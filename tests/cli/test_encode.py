@@ -194,3 +194,19 @@ def test_vectors_are_unit_length_unless_no_normalize(model: Path, tmp_path: Path
     np.testing.assert_allclose(np.linalg.norm(unit, axis=1), 1.0, rtol=1e-5)
     assert not np.allclose(np.linalg.norm(raw, axis=1), 1.0)
     np.testing.assert_allclose(unit, raw / np.linalg.norm(raw, axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
+
+
+def test_input_dash_reads_standard_input(model: Path, tmp_path: Path) -> None:
+    """`--input -`: the lines of stdin, the same vectors as from a file; a bad line is <stdin>:line."""
+    src = _text(tmp_path, b"the cat\nle chien\n")
+    assert _encode(model, src, tmp_path / "file.npy").exit_code == 0
+    args = ["encode", "--model", str(model), "--input", "-", "--output", str(tmp_path / "stdin.npy")]
+    res = runner.invoke(app, args, input=src.read_bytes())
+    assert res.exit_code == 0, res.output
+    np.testing.assert_array_equal(np.load(tmp_path / "stdin.npy"), np.load(tmp_path / "file.npy"))
+    res = runner.invoke(app, [*args[:-1], str(tmp_path / "bad.npy")], input=b"ok\n\xff\n")
+    assert (
+        res.exit_code == 2
+        and "<stdin>:2: invalid UTF-8" in res.output
+        and not (tmp_path / "bad.npy").exists()
+    )

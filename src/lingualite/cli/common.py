@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -87,6 +91,28 @@ def use_device(spec: str) -> str:
         fail(exc)
     announce_to(lambda line: typer.echo(f"lingualite: {line}", err=True))
     return spec
+
+
+STDIN = Path("-")
+STDIN_HELP = "- reads standard input."
+
+
+@contextlib.contextmanager
+def stdin_or_file(path: Path) -> Iterator[Path]:
+    """``path``; for ``-``, standard input spooled to a temporary file that is removed afterwards (commands
+    read a text input twice: to count its lines, then to encode it; and worker processes open it by name).
+    A one-line error about the spooled file names ``<stdin>`` instead."""
+    if path != STDIN:
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="lingualite-stdin-") as folder:
+        spooled = Path(folder) / "stdin.txt"
+        with open(spooled, "wb") as fh:
+            shutil.copyfileobj(sys.stdin.buffer, fh)
+        try:
+            yield spooled
+        except USER_ERRORS as exc:
+            raise LinguaLiteError(str(exc).replace(str(spooled), "<stdin>")) from exc
 
 
 # Suffixes that name a file format: an --output ending in one the command does not write is refused.
