@@ -136,3 +136,32 @@ def test_index_build_dimensions_is_recorded_and_used_by_search(static_model: str
     done = _run("index", "build", "--model", static_model, "--input", src, "--output", tmp_path / "x",
                 "--dimensions", "64")  # fmt: skip
     assert done.exit_code == 2 and "above the model's dimension (32)" in done.output
+
+
+def test_queries_from_a_file_or_stdin(static_model: str, tmp_path: Path) -> None:
+    """`search --queries FILE`: one query a line (blank lines skipped), results per query with its line
+    number; `--queries -` reads them from standard input; a bad line is file:line (stdin: <stdin>:line)."""
+    src = tmp_path / "docs.txt"
+    src.write_text("the big cat sleeps\na red car runs quickly\nopen the help window\n", encoding="utf-8")
+    idx = tmp_path / "idx"
+    assert _run("index", "build", "--model", static_model, "--input", src, "--output", idx).exit_code == 0
+    queries = tmp_path / "q.txt"
+    queries.write_text("le grand chat dort\n\nune voiture rouge\n", encoding="utf-8")
+    done = _run("search", "--index", idx, "--queries", queries, "-k", "1", "--json")
+    assert done.exit_code == 0, done.output
+    rows = json.loads(done.output)["results"]
+    assert [(r["line"], r["query"], r["hits"][0]["doc_id"]) for r in rows] == [
+        (1, "le grand chat dort", "1"),
+        (3, "une voiture rouge", "2"),
+    ]
+    piped = runner.invoke(app, ["search", "--index", str(idx), "--queries", "-", "-k", "1", "--json"],
+                          input=queries.read_text(encoding="utf-8"))  # fmt: skip
+    assert piped.exit_code == 0 and json.loads(piped.output)["results"] == rows
+    bad = runner.invoke(app, ["search", "--index", str(idx), "--queries", "-"], input=b"ok\n\xff\n")
+    assert (
+        bad.exit_code == 2
+        and "<stdin>:2: invalid UTF-8" in bad.output
+        and "lingualite-stdin" not in bad.output
+    )
+    done = _run("search", "--index", idx)
+    assert done.exit_code == 2 and "give queries as arguments or --queries FILE" in done.output
