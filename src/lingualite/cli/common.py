@@ -313,8 +313,8 @@ def run_recipe(
     **options: Any,
 ) -> None:
     """What ``train`` and ``distill`` do: load the config (``mode``: it must be that recipe's), run its recipe
-    through :func:`lingualite.recipes.train` with a progress bar on a terminal and log lines otherwise, and
-    print the result."""
+    through :func:`lingualite.recipes.train` with a progress bar on a terminal, plain progress and log lines
+    otherwise (nohup, CI), and print the result."""
     from lingualite.config import load_config
     from lingualite.recipes import train
 
@@ -324,7 +324,7 @@ def run_recipe(
         cfg = with_data_files(load_config(config, data_dir, mode), train_files, valid_files)
         if options.get("smoke"):
             smoke_notice(cfg)
-        result = train(cfg, output, progress=sys.stderr.isatty(), **options)
+        result = train(cfg, output, progress=True, **options)  # a bar on a terminal, else plain lines
     except USER_ERRORS as exc:
         fail(exc)
     shown: dict[str, Any] = {"output": str(result.output_dir), "steps": result.steps}

@@ -98,7 +98,6 @@ def index_build(
       lingualite index build --model runs/distill --input docs.tsv --output idx-bin --quantization binary
       lingualite search --index idx "comment imprimer une page" -k 5
     """
-    import sys
 
     from lingualite.search import SearchIndex
 
@@ -109,7 +108,7 @@ def index_build(
             output,
             quantization,
             kind,
-            progress=sys.stderr.isatty(),
+            progress=True,  # plain lines on stderr, a terminal or a log
             rescore=rescore,
             skip_bad=skip_bad,
             overwrite=overwrite,
@@ -140,14 +139,13 @@ def index_add(
     Example:
       lingualite index add --index idx --input more.jsonl
     """
-    import sys
 
     from lingualite.search import SearchIndex
 
     try:
         with SearchIndex.open(index, device=use_device(device)) as idx:
             idx.require_documents()
-            added = idx.add(input, skip_bad=skip_bad, progress=sys.stderr.isatty())
+            added = idx.add(input, skip_bad=skip_bad, progress=True)
             result = {
                 "index": str(index),
                 "added": added,
