@@ -34,6 +34,13 @@ ModeOpt = Annotated[
 KOpt = Annotated[int, typer.Option(min=1, help="Neighbourhood size of the ratio margin.")]
 
 
+MineOutputOpt = Annotated[
+    Path,
+    typer.Option(
+        help="Mined pairs, best first: score<TAB>source<TAB>target<TAB>source line<TAB>target line "
+        "(1-based line numbers in --src and --tgt)."
+    ),
+]
 OverwriteWorkOpt = Annotated[
     bool,
     typer.Option(
@@ -48,13 +55,7 @@ def mine(
     model: Annotated[str, typer.Option(help=MODEL_HELP)],
     src: Annotated[Path, typer.Option(help="Source sentences, one a line (UTF-8).")],
     tgt: Annotated[Path, typer.Option(help="Target sentences, one a line (UTF-8).")],
-    output: Annotated[
-        Path,
-        typer.Option(
-            help="Mined pairs, best first: score<TAB>source<TAB>target<TAB>source line<TAB>target line "
-            "(1-based line numbers in --src and --tgt)."
-        ),
-    ],
+    output: MineOutputOpt,
     threshold: Annotated[
         float | None,
         typer.Option(help="Keep pairs with a margin >= this (pick it with `lingualite eval mine`)."),
