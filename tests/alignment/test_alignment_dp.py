@@ -3,6 +3,8 @@ one, and the banded (coarse-to-fine) search against the full programme."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -170,3 +172,24 @@ def test_empty_sides_and_bad_settings() -> None:
         VecalignConfig(skip_percentile=1.5)
     assert allowed_moves(2) == [(1, 1), (1, 2), (2, 1), (1, 0)]
     assert (2, 2) in allowed_moves(2, many_to_many=True)
+
+
+def test_the_default_skip_is_the_one_measured_best() -> None:
+    """SKIP_PERCENTILE is the valid-split best of benchmarks/alignment_eval.py's sweep for every neural encoder
+    (the results file it cites), and the default of the config and of `lingualite align` / `eval align`."""
+    import inspect
+    import json
+
+    from lingualite.alignment.dp import SKIP_PERCENTILE
+    from lingualite.cli.alignment_commands import align_command, make_aligner
+
+    results = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "alignment_eval.json"
+    rows = [r for r in json.loads(results.read_text(encoding="utf-8"))["rows"] if r.get("valid_sweep")]
+    neural = [r for r in rows if r["spec"] != "tfidf"]
+    assert len(neural) >= 4
+    for row in neural:
+        sweep = row["valid_sweep"]
+        assert float(max(sweep, key=sweep.get)) == SKIP_PERCENTILE, row["label"]
+    assert VecalignConfig().skip_percentile == SKIP_PERCENTILE
+    for command in (align_command, make_aligner):
+        assert inspect.signature(command).parameters["skip_percentile"].default == SKIP_PERCENTILE

@@ -170,3 +170,43 @@ def test_bad_dimension_and_precision_requests_are_one_line_errors(model: Path, t
         res = _encode(model, src, out, *extra)
         assert res.exit_code == 2 and message in res.output and res.output.count("\n") == 1, res.output
         assert not out.exists()
+
+
+def test_an_output_suffix_encode_does_not_write_is_refused(model: Path, tmp_path: Path) -> None:
+    """`--output v.jsonl` is not silently a .npy: one line naming what encode writes, nothing written."""
+    src = _text(tmp_path, b"the cat\n")
+    for name, writes in [("v.jsonl", ".npy"), ("v.csv", ".npy"), ("vectors", ".npy")]:
+        res = _encode(model, src, tmp_path / name)
+        assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+        assert f"encode writes {writes}, not" in res.output and not (tmp_path / name).exists()
+    res = _encode(model, src, tmp_path / "v.jsonl", "--engine", "ray")
+    assert (
+        res.exit_code == 2 and "writes .npy or .parquet or a name without a suffix, not .jsonl" in res.output
+    )
+
+
+def test_vectors_are_unit_length_unless_no_normalize(model: Path, tmp_path: Path) -> None:
+    """The one default (lingualite.normalization): unit vectors, as serve and the index give them."""
+    src = _text(tmp_path, b"the cat\nle chien\n")
+    assert _encode(model, src, tmp_path / "unit.npy").exit_code == 0
+    assert _encode(model, src, tmp_path / "raw.npy", "--no-normalize").exit_code == 0
+    unit, raw = np.load(tmp_path / "unit.npy"), np.load(tmp_path / "raw.npy")
+    np.testing.assert_allclose(np.linalg.norm(unit, axis=1), 1.0, rtol=1e-5)
+    assert not np.allclose(np.linalg.norm(raw, axis=1), 1.0)
+    np.testing.assert_allclose(unit, raw / np.linalg.norm(raw, axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
+
+
+def test_input_dash_reads_standard_input(model: Path, tmp_path: Path) -> None:
+    """`--input -`: the lines of stdin, the same vectors as from a file; a bad line is <stdin>:line."""
+    src = _text(tmp_path, b"the cat\nle chien\n")
+    assert _encode(model, src, tmp_path / "file.npy").exit_code == 0
+    args = ["encode", "--model", str(model), "--input", "-", "--output", str(tmp_path / "stdin.npy")]
+    res = runner.invoke(app, args, input=src.read_bytes())
+    assert res.exit_code == 0, res.output
+    np.testing.assert_array_equal(np.load(tmp_path / "stdin.npy"), np.load(tmp_path / "file.npy"))
+    res = runner.invoke(app, [*args[:-1], str(tmp_path / "bad.npy")], input=b"ok\n\xff\n")
+    assert (
+        res.exit_code == 2
+        and "<stdin>:2: invalid UTF-8" in res.output
+        and not (tmp_path / "bad.npy").exists()
+    )

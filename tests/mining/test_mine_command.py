@@ -34,7 +34,32 @@ def test_mine_command_writes_pairs_and_json(static_model: str, tmp_path: Path) -
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["pairs"] == 2 and summary["search"] == "exact"
     pairs = {tuple(line.split("\t")[1:]) for line in out.read_text(encoding="utf-8").splitlines()}
-    assert pairs == {("the cat runs", "the cat runs"), ("a red car", "a red car")}
+    assert pairs == {("the cat runs", "the cat runs", "1", "2"), ("a red car", "a red car", "3", "1")}
+
+
+def test_another_threshold_reselects_from_the_work_folder_without_encoding(
+    static_model: str, tmp_path: Path, monkeypatch
+) -> None:
+    """What `mine --help` promises: a re-run with another --threshold only re-selects (no model is loaded)."""
+    import lingualite.runtime.parallel_encode as parallel_encode
+
+    src, tgt = tmp_path / "a.txt", tmp_path / "b.txt"
+    src.write_text("the cat runs\nthe dog eats\na red car\n", encoding="utf-8")
+    tgt.write_text("a red car\nthe cat runs\nblue sky today\n", encoding="utf-8")
+    out = tmp_path / "pairs.tsv"
+    args = ["mine", "--model", static_model, "--src", str(src), "--tgt", str(tgt), "--output", str(out)]
+    assert runner.invoke(app, args).exit_code == 0
+    scores = sorted(float(line.split("\t")[0]) for line in out.read_text(encoding="utf-8").splitlines())
+
+    def no_encoding(*args: object, **kwargs: object) -> None:
+        raise AssertionError("re-encoded")
+
+    monkeypatch.setattr(parallel_encode, "EncoderPool", no_encoding)
+    assert len(scores) == 2 and scores[0] < scores[1], scores
+    result = runner.invoke(app, [*args, "--threshold", str((scores[0] + scores[1]) / 2), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.strip().splitlines()[-1])["pairs"] == 1
+    assert out.read_text(encoding="utf-8").count("\n") == 1
 
 
 def test_mine_command_errors_are_one_line(static_model: str, tmp_path: Path) -> None:
@@ -62,3 +87,14 @@ def test_eval_mine_command(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout.strip().splitlines()[-1])
     assert {"en-fr/1:1", "en-fr/1:10", "en-fr/1:100", "mean/1:100"} <= set(out["results"])
+
+
+def test_an_output_in_another_format_is_refused(tmp_path: Path) -> None:
+    """mine writes TSV: any name, but not one whose suffix promises another format (checked before loading)."""
+    src = tmp_path / "a.txt"
+    src.write_text("x\n", encoding="utf-8")
+    for command in (["mine", "--model", "tfidf"], ["align", "--model", "tfidf"]):
+        res = runner.invoke(
+            app, [*command, "--src", str(src), "--tgt", str(src), "--output", str(tmp_path / "p.npy")]
+        )
+        assert res.exit_code == 2 and "writes .tsv or .txt or a name without a suffix, not .npy" in res.output

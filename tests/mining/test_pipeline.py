@@ -35,8 +35,17 @@ def corpus(tiny_words: list[str], tmp_path: Path) -> tuple[Path, Path, dict[str,
 
 
 def read_output(path: Path) -> list[tuple[float, str, str]]:
+    """(score, source, target) of each row (columns 4-5, the line numbers: :func:`line_numbers_point_at_the_texts`)."""
     rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
-    return [(float(a), b, c) for a, b, c in rows]
+    return [(float(a), b, c) for a, b, c, _, _ in rows]
+
+
+def line_numbers_point_at_the_texts(out: Path, src: Path, tgt: Path) -> None:
+    s_lines, t_lines = (p.read_text(encoding="utf-8").splitlines() for p in (src, tgt))
+    rows = [line.split("\t") for line in out.read_text(encoding="utf-8").splitlines()]
+    assert rows and all(len(row) == 5 for row in rows)
+    for _, a, b, s_no, t_no in rows:
+        assert s_lines[int(s_no) - 1] == a and t_lines[int(t_no) - 1] == b  # 1-based
 
 
 def test_mines_the_shuffled_copy_across_shards(static_model: str, corpus, tmp_path: Path) -> None:
@@ -52,6 +61,7 @@ def test_mines_the_shuffled_copy_across_shards(static_model: str, corpus, tmp_pa
     assert found == truth  # every copied sentence is paired with its copy (cosine 1, mutual nearest)
     assert [r[0] for r in rows] == sorted((r[0] for r in rows), reverse=True)
     assert len(list((out.parent / "pairs.tsv.work" / "src").glob("shard-*.npy"))) == 4  # 200 / 64
+    line_numbers_point_at_the_texts(out, src, tgt)
 
 
 def test_sharded_equals_in_memory(static_model: str, corpus, tmp_path: Path) -> None:
@@ -106,6 +116,7 @@ def test_resume_after_a_crash_and_reselect_without_recomputing(
     mine_files(static_model, src, tgt, out, settings=MineSettings(shard_size=64), report=lambda s: None)
     assert all(p.stat().st_mtime_ns == t for p, t in saved.items())  # nothing recomputed
     first = read_output(out)
+    saved.update({p: p.stat().st_mtime_ns for p in [*work.glob("tgt/*.npy"), *work.glob("knn/bwd-*.npz")]})
     mine_files(
         static_model,
         src,
@@ -115,6 +126,7 @@ def test_resume_after_a_crash_and_reselect_without_recomputing(
         report=lambda s: None,
     )
     assert read_output(out) == [r for r in first if r[0] >= first[10][0]]
+    assert all(p.stat().st_mtime_ns == t for p, t in saved.items())  # another threshold: only re-selected
 
 
 def test_refusals(static_model: str, corpus, tmp_path: Path) -> None:
@@ -151,7 +163,8 @@ def test_blockwise_output_equals_one_block(tmp_path: Path) -> None:
     one = (tmp_path / "one.tsv").read_text(encoding="utf-8")
     assert one == (tmp_path / "blocks.tsv").read_text(encoding="utf-8")
     first = one.splitlines()[0].split("\t")
-    assert first == ["2.0000", f"source {mined.src[0]} x", f"target {mined.tgt[0]}"]  # the tab became a space
+    s, t = int(mined.src[0]), int(mined.tgt[0])
+    assert first == ["2.0000", f"source {s} x", f"target {t}", str(s + 1), str(t + 1)]  # tab -> space
 
 
 def test_shard_step_on_ray_local_mode_mines_the_same_pairs(static_model: str, corpus, tmp_path: Path) -> None:

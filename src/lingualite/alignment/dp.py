@@ -7,7 +7,8 @@ The cost of aligning a block of ``k`` source with ``l`` target lines is
 where ``x``/``y`` are the blocks' vectors and ``x_s``/``y_s`` random lines of the other document: a block is
 cheap when it is closer than the average unrelated line, which calibrates skips. A skip (1-0 or 0-1) costs
 a fixed penalty, by default the ``skip_percentile`` quantile of the costs of random 1-1 pairs (Vecalign's
-"deletion knob", 0.2), or ``skip_cost`` if given.
+"deletion knob"; :data:`SKIP_PERCENTILE`, 0.02, measured best here, where Vecalign uses 0.2), or ``skip_cost``
+if given.
 
 Length: documents with up to ``exact_cells`` grid cells get the exact programme. Longer ones are aligned as
 Vecalign does: halve both documents (mean of consecutive line vectors), align that recursively, then search
@@ -31,7 +32,24 @@ from lingualite.alignment.dp_core import band_around_path, full_band, run_dp
 from lingualite.alignment.result import Alignment, allowed_moves, blocks_from_moves
 from lingualite.errors import LinguaLiteError
 
-__all__ = ["BlockVectors", "VecalignConfig", "align_texts", "align_vectors", "mean_blocks"]
+__all__ = [
+    "SKIP_PERCENTILE",
+    "VECALIGN_SKIP_PERCENTILE",
+    "BlockVectors",
+    "VecalignConfig",
+    "align_texts",
+    "align_vectors",
+    "mean_blocks",
+]
+
+VECALIGN_SKIP_PERCENTILE = 0.2  # Vecalign's own default
+SKIP_PERCENTILE = 0.02
+"""The default skip cost: the 2% quantile of random 1-1 costs. Measured best in
+benchmarks/results/alignment_eval.{md,json} (`benchmarks/alignment_eval.py --tune-skip`, valid split of the
+LibreOffice help pages, 15% of paragraphs dropped per side): the best valid F1 of the sweep 0.2 .. 0.01 for the
+distilled student (torch and ONNX int8), the static student and USE-m (TF-IDF: 0.01); on test, strict F1 0.763
+instead of 0.653 at Vecalign's 0.2 for the student. Documents with omissions need a cheaper skip than
+Vecalign's, which merges a line without counterpart into its neighbour's block."""
 
 # blocks[k - 1][i]: unit vector of lines i .. i+k-1 (k = 1 .. max_block)
 BlockVectors = list[np.ndarray]
@@ -44,7 +62,7 @@ class VecalignConfig:
     max_block: int = 2
     many_to_many: bool = False  # also 2-2 (... up to max_block on both sides)
     skip_cost: float | None = None  # None: the skip_percentile quantile of random 1-1 costs
-    skip_percentile: float = 0.2
+    skip_percentile: float = SKIP_PERCENTILE
     norm_samples: int = 100  # random lines of the other document per normalisation
     exact_cells: int = 250_000  # exact programme up to this many cells (n * m), banded above
     window: int = 8  # half-width of the band around the coarse path, in lines

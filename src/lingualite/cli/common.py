@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -59,6 +63,23 @@ DeviceOpt = Annotated[
 """``--device`` of every command that runs a model (:mod:`lingualite.device`); check it with :func:`use_device`."""
 
 
+def hide_flag_types() -> None:
+    """Print no type after plain flags in ``--help`` (``--normalize``, not ``--normalize <bool>``): typer's
+    rich help shows every option's type, a flag's too, though a flag takes no value. Patched once here (typer
+    has no setting for it) for every command; the help of options that take a value is unchanged."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+    if getattr(shown, "hides_flag_types", False):
+        return
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag and self.metavar is None else shown(self, ctx)
+
+    display_type_rich.hides_flag_types = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
 def use_device(spec: str) -> str:
     """Check ``--device`` on this machine (``cuda`` without CUDA, or a GPU index it does not have, is a
     one-line error) and let the library print the device line on stderr; returns ``spec`` for the calls."""
@@ -70,6 +91,71 @@ def use_device(spec: str) -> str:
         fail(exc)
     announce_to(lambda line: typer.echo(f"lingualite: {line}", err=True))
     return spec
+
+
+STDIN = Path("-")
+STDIN_HELP = "- reads standard input."
+
+
+@contextlib.contextmanager
+def stdin_or_file(path: Path) -> Iterator[Path]:
+    """``path``; for ``-``, standard input spooled to a temporary file that is removed afterwards (commands
+    read a text input twice: to count its lines, then to encode it; and worker processes open it by name).
+    A one-line error about the spooled file names ``<stdin>`` instead."""
+    if path != STDIN:
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="lingualite-stdin-") as folder:
+        spooled = Path(folder) / "stdin.txt"
+        with open(spooled, "wb") as fh:
+            shutil.copyfileobj(sys.stdin.buffer, fh)
+        try:
+            yield spooled
+        except USER_ERRORS as exc:
+            raise LinguaLiteError(str(exc).replace(str(spooled), "<stdin>")) from exc
+
+
+# Suffixes that name a file format: an --output ending in one the command does not write is refused.
+FORMAT_SUFFIXES = frozenset(
+    [
+        ".npy",
+        ".npz",
+        ".json",
+        ".jsonl",
+        ".ndjson",
+        ".csv",
+        ".tsv",
+        ".txt",
+        ".parquet",
+        ".arrow",
+        ".feather",
+        ".pkl",
+        ".pickle",
+        ".h5",
+        ".hdf5",
+        ".gz",
+        ".zip",
+        ".bz2",
+        ".xz",
+        ".zst",
+        ".xlsx",
+        ".safetensors",
+        ".onnx",
+        ".pt",
+        ".bin",
+    ]
+)
+
+
+def check_output_suffix(output: Path, writes: tuple[str, ...], what: str, strict: bool = False) -> None:
+    """Refuse ``output`` when its suffix names a format ``what`` does not write (``writes``: the suffixes it
+    does, ``""`` for a name without one), never writing it in another format under that name. ``strict``:
+    refuse any other suffix too (encode: the file IS a .npy)."""
+    suffix = output.suffix.lower()
+    if suffix in writes or (not strict and suffix not in FORMAT_SUFFIXES):
+        return
+    named = " or ".join(w or "a name without a suffix" for w in writes)
+    raise LinguaLiteError(f"--output {output}: {what} writes {named}, not {suffix or 'a name without one'}")
 
 
 def in_data_dir(given: Path | None, data_dir: Path | None, sub: str) -> Path:
@@ -227,8 +313,8 @@ def run_recipe(
     **options: Any,
 ) -> None:
     """What ``train`` and ``distill`` do: load the config (``mode``: it must be that recipe's), run its recipe
-    through :func:`lingualite.recipes.train` with a progress bar on a terminal and log lines otherwise, and
-    print the result."""
+    through :func:`lingualite.recipes.train` with a progress bar on a terminal, plain progress and log lines
+    otherwise (nohup, CI), and print the result."""
     from lingualite.config import load_config
     from lingualite.recipes import train
 
@@ -238,7 +324,7 @@ def run_recipe(
         cfg = with_data_files(load_config(config, data_dir, mode), train_files, valid_files)
         if options.get("smoke"):
             smoke_notice(cfg)
-        result = train(cfg, output, progress=sys.stderr.isatty(), **options)
+        result = train(cfg, output, progress=True, **options)  # a bar on a terminal, else plain lines
     except USER_ERRORS as exc:
         fail(exc)
     shown: dict[str, Any] = {"output": str(result.output_dir), "steps": result.steps}

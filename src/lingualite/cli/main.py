@@ -19,6 +19,7 @@ from lingualite.cli.common import (
     JsonOpt,
     emit,
     fail,
+    hide_flag_types,
     in_data_dir,
 )
 from lingualite.cli.eval_commands import eval_app
@@ -40,6 +41,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever fetched from a m
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # no load reports about the unused BERT pooler
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
+hide_flag_types()
 app = typer.Typer(
     help=(
         "Train, evaluate and use small, fast multilingual sentence encoders.\n\n"

@@ -13,6 +13,7 @@ from lingualite.cli.common import (
     DataDirOpt,
     DeviceOpt,
     JsonOpt,
+    check_output_suffix,
     emit,
     fail,
     in_data_dir,
@@ -33,6 +34,13 @@ ModeOpt = Annotated[
 KOpt = Annotated[int, typer.Option(min=1, help="Neighbourhood size of the ratio margin.")]
 
 
+MineOutputOpt = Annotated[
+    Path,
+    typer.Option(
+        help="Mined pairs, best first: score<TAB>source<TAB>target<TAB>source line<TAB>target line "
+        "(1-based line numbers in --src and --tgt)."
+    ),
+]
 OverwriteWorkOpt = Annotated[
     bool,
     typer.Option(
@@ -47,7 +55,7 @@ def mine(
     model: Annotated[str, typer.Option(help=MODEL_HELP)],
     src: Annotated[Path, typer.Option(help="Source sentences, one a line (UTF-8).")],
     tgt: Annotated[Path, typer.Option(help="Target sentences, one a line (UTF-8).")],
-    output: Annotated[Path, typer.Option(help="Mined pairs: score<TAB>source<TAB>target, best first.")],
+    output: MineOutputOpt,
     threshold: Annotated[
         float | None,
         typer.Option(help="Keep pairs with a margin >= this (pick it with `lingualite eval mine`)."),
@@ -97,6 +105,7 @@ def mine(
     from lingualite.mining.pipeline import MineSettings, mine_files
 
     try:
+        check_output_suffix(output, (".tsv", ".txt", ""), "mine")  # any name, but not another format's
         if mode not in MODES:
             raise ValueError(f"--mode {mode!r}: choose from {', '.join(MODES)}")
         if search not in ("auto", "exact", "ivf") or engine not in ("local", "ray"):

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from lingualite.cli.common import (
+    STDIN_HELP,
     USER_ERRORS,
     DeviceOpt,
     DimensionsOpt,
@@ -17,8 +18,10 @@ from lingualite.cli.common import (
     fail,
     output_console,
     rounded,
+    stdin_or_file,
     use_device,
 )
+from lingualite.errors import LinguaLiteError
 
 index_app = typer.Typer(
     help="Build and maintain a search index: documents in SQLite, vectors in FAISS.", no_args_is_help=True
@@ -83,6 +86,9 @@ def index_build(
 ) -> None:
     """Encode documents with a model into a new search index folder (written atomically).
 
+    Vectors are stored L2-normalised (unit length; search scores are cosines), as `lingualite encode` and
+    `lingualite serve` give them by default.
+
     --dimensions N indexes the first N components of each vector (recorded; queries are truncated the same
     way by `lingualite search` and `lingualite serve`).
 
@@ -92,7 +98,6 @@ def index_build(
       lingualite index build --model runs/distill --input docs.tsv --output idx-bin --quantization binary
       lingualite search --index idx "comment imprimer une page" -k 5
     """
-    import sys
 
     from lingualite.search import SearchIndex
 
@@ -103,7 +108,7 @@ def index_build(
             output,
             quantization,
             kind,
-            progress=sys.stderr.isatty(),
+            progress=True,  # plain lines on stderr, a terminal or a log
             rescore=rescore,
             skip_bad=skip_bad,
             overwrite=overwrite,
@@ -134,14 +139,13 @@ def index_add(
     Example:
       lingualite index add --index idx --input more.jsonl
     """
-    import sys
 
     from lingualite.search import SearchIndex
 
     try:
         with SearchIndex.open(index, device=use_device(device)) as idx:
             idx.require_documents()
-            added = idx.add(input, skip_bad=skip_bad, progress=sys.stderr.isatty())
+            added = idx.add(input, skip_bad=skip_bad, progress=True)
             result = {
                 "index": str(index),
                 "added": added,
@@ -193,8 +197,18 @@ def index_info(index: IndexOpt, as_json: JsonOpt = False) -> None:
 def search_command(
     index: IndexOpt,
     queries: Annotated[
-        list[str], typer.Argument(help="One or more queries, in any language the model knows.")
-    ],
+        list[str] | None,
+        typer.Argument(help="One or more queries, in any language the model knows.", show_default=False),
+    ] = None,
+    queries_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--queries",
+            help="A UTF-8 file of queries, one a line (blank lines skipped), searched as well as any given "
+            "as arguments; --json rows then carry each query's line number. " + STDIN_HELP,
+            show_default=False,
+        ),
+    ] = None,
     k: Annotated[int, typer.Option("-k", "--k", min=1, help="Hits per query.")] = 10,
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
@@ -205,24 +219,45 @@ def search_command(
     Examples:
       lingualite search --index idx "how do I print a page" -k 5
       lingualite search --index idx "imprimer" "drucken" --json
+      lingualite search --index idx --queries questions.txt --json > hits.json
+      cut -f1 pairs.tsv | lingualite search --index idx --queries - -k 3
     """
     from lingualite.search import SearchIndex
     from lingualite.strict_json import dumps
 
     try:
+        asked = [(None, q) for q in queries or []] + _read_queries(queries_file)
+        if not asked:
+            raise LinguaLiteError("search: give queries as arguments or --queries FILE")
+        texts = [q for _, q in asked]
         with SearchIndex.open(index, device=use_device(device)) as idx:
             idx.require_documents()
-            results = idx.search(list(queries), k=k)
+            results = idx.search(texts, k=k)
     except USER_ERRORS as exc:
         fail(exc)
     if as_json:
         rows = [
-            {"query": q, "hits": [{"rank": r, **vars(h)} for r, h in enumerate(hits, 1)]}
-            for q, hits in zip(queries, results, strict=True)
+            {
+                "query": q,
+                **({"line": line} if line is not None else {}),
+                "hits": [{"rank": r, **vars(h)} for r, h in enumerate(hits, 1)],
+            }
+            for (line, q), hits in zip(asked, results, strict=True)
         ]
         typer.echo(dumps(rounded({"index": str(index), "k": k, "results": rows}), ensure_ascii=False))
         return
-    _print_hits(queries, results)
+    _print_hits(texts, results)
+
+
+def _read_queries(path: Path | None) -> list[tuple[int | None, str]]:
+    """(1-based line number, query) of each non-blank line of ``path`` (``-``: standard input)."""
+    if path is None:
+        return []
+    from lingualite.data.lines import read_lines
+
+    with stdin_or_file(path) as source:
+        lines = read_lines(source)
+    return [(n, line.strip()) for n, line in enumerate(lines, 1) if line.strip()]
 
 
 def _print_hits(queries: list[str], results: list[list[Any]]) -> None:

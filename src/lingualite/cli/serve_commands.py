@@ -83,7 +83,8 @@ def serve_command(
     POST /encode {"texts": [...]} -> vectors; POST /search {"query": "...", "k": 10} -> ranked hits;
     POST /v1/embeddings -> OpenAI's embeddings API (for OpenAI's client, LangChain, LlamaIndex);
     GET /metrics -> Prometheus metrics; GET /health -> model, dimension, index size; the API schema is at
-    /openapi.json. Vectors are L2-normalised (unit length) unless /encode is asked "normalize": false.
+    /openapi.json. Vectors are L2-normalised (unit length) unless /encode is asked "normalize": false (the
+    default of `lingualite encode` too, and what the index stores).
     Concurrent requests share encoder calls (micro-batching: up to --max-batch texts or --max-wait-ms); a
     request that makes the encoder fail is isolated from its batch, so other clients' requests still succeed.
     The API key is read from the environment (never the command line, where `ps` shows it), is required off

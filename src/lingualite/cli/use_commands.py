@@ -8,9 +8,21 @@ from typing import Annotated, Any
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DeviceOpt, DimensionsOpt, JsonOpt, emit, fail, use_device
+from lingualite.cli.common import (
+    STDIN_HELP,
+    USER_ERRORS,
+    DeviceOpt,
+    DimensionsOpt,
+    JsonOpt,
+    check_output_suffix,
+    emit,
+    fail,
+    stdin_or_file,
+    use_device,
+)
 from lingualite.device import encode_batch_size, resolve_device
 from lingualite.errors import LinguaLiteError
+from lingualite.normalization import NORMALIZE, NORMALIZE_HELP
 
 ENGINES = ("local", "ray")
 BatchSizeOpt = Annotated[
@@ -53,15 +65,17 @@ EncodeInputOpt = Annotated[
     Path,
     typer.Option(
         "--input",
-        help="UTF-8 text file, one sentence per line (--engine ray: or Parquet, a file or folder).",
+        help="UTF-8 text file, one sentence per line (--engine ray: or Parquet, a file or folder); "
+        + STDIN_HELP,
     ),
 ]
 
 EncodeOutputOpt = Annotated[
     Path,
     typer.Option(
-        help="Where to write the (N, d) .npy array (a file; float32 unless --precision). --engine ray: a name not ending in "
-        ".npy is a new Parquet folder (columns line, embedding)."
+        help="Where to write the (N, d) .npy array (a file named *.npy; float32 unless --precision). --engine "
+        "ray: also a new Parquet folder (columns line, embedding), named *.parquet or without a suffix; any "
+        "other suffix is refused."
     ),
 ]
 
@@ -95,7 +109,7 @@ def encode(
     output: EncodeOutputOpt,
     batch_size: BatchSizeOpt = None,
     threads: ThreadsOpt = None,
-    normalize: Annotated[bool, typer.Option(help="L2-normalise each vector (cosine = dot product).")] = False,
+    normalize: Annotated[bool, typer.Option(help=NORMALIZE_HELP)] = NORMALIZE,
     workers: EncodeWorkersOpt = None,
     engine: EncodeEngineOpt = "local",
     text_column: EncodeTextColumnOpt = "text",
@@ -129,36 +143,41 @@ def encode(
     from lingualite.ownership import check_separate
 
     try:
-        batch_size = encode_batch_size(resolve_device(use_device(device)), batch_size)  # CPU: 128, as always
-        if engine not in ENGINES:
-            raise LinguaLiteError(f"--engine: {engine!r} is not one of {', '.join(ENGINES)}")
-        check_separate(output, [input, *filter(None, [spec_folder(model)])])  # never in the model folder
-        if engine == "local" and output.parent.is_dir():
-            clean_leftovers(output.parent, target=output.name)  # the temp file of a killed earlier run
-        fmt = _output_format(model, input, output, dimensions, precision, calibration)
-        if output.is_dir() and (engine == "local" or output.suffix == ".npy"):
-            raise LinguaLiteError(f"{output}: is a directory; --output names the .npy file to write")
-        if not input.exists():
-            raise LinguaLiteError(f"{input}: does not exist")
-        if engine == "ray":
-            from lingualite.runtime.ray_encode import encode_ray
+        with stdin_or_file(input) as input:
+            batch_size = encode_batch_size(resolve_device(use_device(device)), batch_size)  # CPU: 128
+            if engine not in ENGINES:
+                raise LinguaLiteError(f"--engine: {engine!r} is not one of {', '.join(ENGINES)}")
+            check_separate(output, [input, *filter(None, [spec_folder(model)])])  # never in the model folder
+            if engine == "local" and output.parent.is_dir():
+                clean_leftovers(output.parent, target=output.name)  # the temp file of a killed earlier run
+            fmt = _output_format(model, input, output, dimensions, precision, calibration)
+            if output.is_dir() and (engine == "local" or output.suffix == ".npy"):
+                raise LinguaLiteError(f"{output}: is a directory; --output names the .npy file to write")
+            if engine == "ray":  # a .npy file, or a Parquet folder
+                check_output_suffix(output, (".npy", ".parquet", ""), "encode --engine ray", strict=True)
+            else:
+                check_output_suffix(output, (".npy",), "encode", strict=True)
+            if not input.exists():
+                raise LinguaLiteError(f"{input}: does not exist")
+            if engine == "ray":
+                from lingualite.runtime.ray_encode import encode_ray
 
-            result = encode_ray(
-                model,
-                input,
-                output,
-                workers,
-                normalize,
-                batch_size,
-                text_column,
-                fmt=fmt,
-                overwrite=overwrite,
-            )
-            encoder = None  # in Ray's workers
-        else:
-            result, encoder = _encode_local(
-                model, input, output, batch_size, threads, normalize, workers, fmt, device
-            )
+                result = encode_ray(
+                    model,
+                    input,
+                    output,
+                    workers,
+                    normalize,
+                    batch_size,
+                    text_column,
+                    fmt=fmt,
+                    overwrite=overwrite,
+                )
+                encoder = None  # in Ray's workers
+            else:
+                result, encoder = _encode_local(
+                    model, input, output, batch_size, threads, normalize, workers, fmt, device
+                )
     except USER_ERRORS as exc:
         fail(exc)
     _warn_unknown(result, encoder)

@@ -9,8 +9,8 @@ Steps, each leaving files in the work folder that a re-run (or ``--resume`` afte
    neighbour lists (``knn/fwd-00000.npz``): memory is one query shard, one base shard and the lists;
 4. **rescore** (two-stage, optional): a second, stronger model re-encodes both sides and recomputes the
    candidates' cosines (``rescore/``), so a fast model proposes and a better one decides;
-5. **select** pairs by ratio margin (:mod:`lingualite.mining.margin`) and write ``score<TAB>source<TAB>target``,
-   best first, atomically.
+5. **select** pairs by ratio margin (:mod:`lingualite.mining.margin`) and write
+   ``score<TAB>source<TAB>target<TAB>source line<TAB>target line``, best first, atomically.
 
 The work folder records what its files were computed from (model, inputs' sizes and times, shard size, search
 settings); a run with other settings is refused rather than mixing files. Mode, threshold and 1:1 only
@@ -305,9 +305,11 @@ def _lines_at(path: Path, wanted: np.ndarray) -> dict[int, str]:
 
 
 def write_pairs(mined: MinedBitext, src: Path, tgt: Path, output: Path, block: int = 250_000) -> None:
-    """``score<TAB>source<TAB>target`` per pair, best first (LASER's format); tabs inside a sentence become
-    spaces so every row has three fields. Texts are fetched ``block`` pairs at a time (one pass over each
-    input per block), so memory holds one block's sentences, not every mined pair's."""
+    """``score<TAB>source<TAB>target<TAB>source line<TAB>target line`` per pair, best first: LASER's three
+    columns, then where each sentence is in its input (1-based line numbers, as ``sed -n Np``, editors and
+    our file:line errors count; after the texts, so ``cut -f2,3`` still gives the pairs). Tabs inside a
+    sentence become spaces so every row has five fields. Texts are fetched ``block`` pairs at a time (one
+    pass over each input per block), so memory holds one block's sentences, not every mined pair's."""
     with atomic_file(output, inputs=[src, tgt]) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
         for start in range(0, len(mined), block):
             s_ids, t_ids = mined.src[start : start + block], mined.tgt[start : start + block]
@@ -316,4 +318,4 @@ def write_pairs(mined: MinedBitext, src: Path, tgt: Path, output: Path, block: i
                 s_ids.tolist(), t_ids.tolist(), mined.score[start : start + block].tolist(), strict=True
             ):
                 a, b = src_text[s].replace("\t", " "), tgt_text[t].replace("\t", " ")
-                fh.write(f"{score:.4f}\t{a}\t{b}\n")
+                fh.write(f"{score:.4f}\t{a}\t{b}\t{s + 1}\t{t + 1}\n")

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from lingualite.matryoshka import check_dimensions, truncate
+from lingualite.normalization import NORMALIZE
 from lingualite.runtime.encode_file import EncodedFile, dense_vectors
 from lingualite.runtime.encode_file import encode_file as _encode_file
 from lingualite.runtime.precision import Calibration, quantize
@@ -54,7 +55,7 @@ def encode(
     model: Any,
     texts: Sequence[str],
     *,
-    normalize: bool = False,
+    normalize: bool = NORMALIZE,
     dimensions: int | None = None,
     precision: str = "float32",
     calibration: CalibrationLike = None,
@@ -91,7 +92,7 @@ def encode_file(
     input: str | Path,
     output: str | Path,
     *,
-    normalize: bool = False,
+    normalize: bool = NORMALIZE,
     dimensions: int | None = None,
     precision: str = "float32",
     calibration: CalibrationLike = None,

@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from lingualite.normalization import NORMALIZE, NORMALIZE_HELP
+
 __all__ = [
     "EmbeddingsRequest",
     "EmbeddingsResponse",
@@ -27,7 +29,7 @@ _STRICT = ConfigDict(strict=True, extra="forbid")
 class EncodeRequest(BaseModel):
     model_config = _STRICT
     texts: list[str] = Field(description="Sentences in any language (limits: see /health).")
-    normalize: bool = Field(True, description="L2-normalise each vector (cosine = dot product).")
+    normalize: bool = Field(NORMALIZE, description=NORMALIZE_HELP.split(";")[0] + ".")
 
 
 class EncodeResponse(BaseModel):
