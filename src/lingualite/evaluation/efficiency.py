@@ -97,7 +97,9 @@ def measure_efficiency(
     if batch_size < 1 or single_runs < 1:
         raise ValueError("batch_size and single_runs must be positive")
     from lingualite.encoders.baselines import BASELINES
+    from lingualite.encoders.packaged import packaged_spec
 
+    model = packaged_spec(model) or model  # lingualite-small -> onnx-int8:<its folder in the package>
     if model not in BASELINES:
         from lingualite.encoders.spec import split_runtime
 
