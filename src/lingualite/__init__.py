@@ -30,7 +30,7 @@ _API = {
     "CleaningConfig": "lingualite.data.cleaning",
     "SplitConfig": "lingualite.data.split",
     "open_parallel": "lingualite.data.inputs",
-    "train_tokenizer": "lingualite.tokenization",
+    "train_tokenizer": "lingualite.tokenization.train",
     "load_config": "lingualite.config",
     "load_training_config": "lingualite.config",
     "load_distill_config": "lingualite.config",

@@ -44,7 +44,10 @@ def _all(module: str) -> list[str]:
     tree = ast.parse(_package_file(module).read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
-            return [ast.literal_eval(e) for e in node.value.elts]  # type: ignore[attr-defined]
+            value = node.value
+            if isinstance(value, ast.List | ast.Tuple):
+                return [ast.literal_eval(e) for e in value.elts]
+            return list(importlib.import_module(module).__all__)  # computed (e.g. sorted(...)): import it
     return []
 
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tools.docsgen import api_reference, cli_reference, config_reference, headline, reproduction, results
+from tools.docsgen import (
+    api_reference,
+    cli_reference,
+    config_reference,
+    headline,
+    languages,
+    reproduction,
+    results,
+)
 from tools.docsgen.markdown import region_names, replace_regions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +36,11 @@ def generated_pages(root: Path = ROOT) -> dict[str, str]:
     pages.update(api_reference.pages())
     pages.update(results.pages(root))
     pages.update(reproduction.pages(root))
-    regions = {"headline": headline.render(root)}
+    regions = {
+        "headline": headline.render(root),
+        "languages": languages.registry(),
+        "language-table": languages.results(root),
+    }
     for path in _marked_files(root):
         pages[path.relative_to(root).as_posix()] = replace_regions(path.read_text(encoding="utf-8"), regions)
     return pages

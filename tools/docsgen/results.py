@@ -11,6 +11,13 @@ from typing import Any
 
 from tools.docsgen import headline
 from tools.docsgen.markdown import banner, source_line
+from tools.docsgen.results_languages import (
+    MATRYOSHKA,
+    language_table,
+    length_ratios,
+    matryoshka_quantization,
+    serve_routes,
+)
 from tools.docsgen.results_speed import bf16_profile, encode_speed
 from tools.docsgen.results_training import (
     crash_harness,
@@ -150,6 +157,35 @@ PAGES = (
         ),
     ),
     ResultsPage(
+        "languages",
+        "Languages",
+        "Cross-lingual retrieval per language pair of the shipped models and the baselines, and how long each "
+        "language's translations are ([Languages](../languages.md)).",
+        (
+            Section("language_table.json", "XSR P@1 per language pair", language_table),
+            Section(
+                "length_ratios.json",
+                "How long a translation is",
+                length_ratios,
+                "python benchmarks/length_ratios.py --data-dir data --out benchmarks/results/length_ratios.json",
+            ),
+        ),
+    ),
+    ResultsPage(
+        "vectors",
+        "Shorter and smaller vectors",
+        "What `--dimensions` (Matryoshka truncation) and `--precision` (quantization) cost in XSR P@1 "
+        "([Use it from other tools](../other-tools.md)).",
+        (
+            Section(
+                "matryoshka_quantization.json",
+                "Dimensions and precisions",
+                matryoshka_quantization,
+                MATRYOSHKA,
+            ),
+        ),
+    ),
+    ResultsPage(
         "search",
         "Search",
         "Quantized and graph indexes: how much of the exact top 10 they keep, at what latency and memory "
@@ -164,6 +200,8 @@ PAGES = (
         (
             Section("serve_load.json", "The int8 ONNX student", serve_load),
             Section("serve_load_torch.json", "The student through torch", serve_load),
+            Section("serve_v1.json", "`/v1/embeddings` beside `/encode`", serve_routes),
+            Section("serve_poison.json", "5% poisoned requests", serve_routes),
         ),
     ),
     ResultsPage(
@@ -243,6 +281,8 @@ def _page(root: Path, page: ResultsPage) -> str:
     lines = [banner(f"`{RESULTS}/*.json`"), "", f"# {page.title}", "", page.intro, ""]
     for section in page.sections:
         lines += _section(root, section)
+    if len(lines) == 5:
+        lines += ["No measurement recorded yet: the benchmarks of this page have not written their JSON.", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
