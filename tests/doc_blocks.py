@@ -64,7 +64,9 @@ def _pairs(words: list[str], source: str, n_docs: int, rng: random.Random) -> li
 def make_world(root: Path) -> Path:
     """Tiny corpora, prepared pairs and the pages' user files under ``root``."""
     rng = random.Random(0)
-    for lang, words in (("fr", FR), ("de", DE), ("es", FR), ("it", FR)):
+    # the languages the shipped configs read: the quickstart's fr, de, ru, zh; the monolingual config's zh, fr,
+    # es, de; the others' es, it
+    for lang, words in (("fr", FR), ("de", DE), ("es", FR), ("it", FR), ("ru", DE), ("zh", FR)):
         prepared = root / "data" / "prepared" / f"en-{lang}"
         prepared.mkdir(parents=True)
         inputs = []

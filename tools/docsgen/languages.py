@@ -17,12 +17,20 @@ def registry() -> str:
 
     head = ["code", "language", "scripts", "segmentation", "papers"]
     body = [
-        [code, row.name, ", ".join(row.scripts), row.segmentation, ", ".join(row.papers) or "beyond the papers"]
+        [
+            code,
+            row.name,
+            ", ".join(row.scripts),
+            row.segmentation,
+            ", ".join(row.papers) or "beyond the papers",
+        ]
         for code, row in LANGUAGES.items()
     ]
     return "\n".join(table(head, body)) + "\n"
 
 
 def results(root: Path) -> str:
+    if not (root / SOURCE).exists():  # the table appears here once the benchmark has written its JSON
+        return f"No per-language results recorded yet (`{SOURCE}` is written by `benchmarks/language_table.py`).\n"
     data = json.loads((root / SOURCE).read_text(encoding="utf-8"))
     return "\n".join([*language_table(data), "", source_line(SOURCE, data.get("command"))]) + "\n"

@@ -69,7 +69,12 @@ PAGES = (
         "([Speed tiers and export](../speed-and-export.md) explains the tiers). Compare ratios within one run: "
         "the machines' speed differed between runs.",
         (
-            Section("encode_speed.json", "The speed tiers (latest run)", encode_speed),
+            Section("encode_speed.json", "The speed tiers (en-de/es/fr/it students)", encode_speed),
+            Section(
+                "encode_speed_13langs.json",
+                "The 13-language models (a run in which USE-m and torch ran 6-8x slower than before)",
+                encode_speed,
+            ),
             Section("encode_speed_static.json", "The static students", encode_speed),
             Section("encode_speed_bf16.json", "bfloat16 through torch", encode_speed),
             Section("encode_speed_cold.json", "An earlier run (the previous students)", encode_speed),
@@ -176,7 +181,14 @@ PAGES = (
         "Shorter and smaller vectors",
         "What `--dimensions` (Matryoshka truncation) and `--precision` (quantization) cost in XSR P@1 "
         "([Use it from other tools](../other-tools.md)).",
-        (Section("matryoshka_quantization.json", "Dimensions and precisions", matryoshka_quantization, MATRYOSHKA),),
+        (
+            Section(
+                "matryoshka_quantization.json",
+                "Dimensions and precisions",
+                matryoshka_quantization,
+                MATRYOSHKA,
+            ),
+        ),
     ),
     ResultsPage(
         "search",
@@ -274,6 +286,8 @@ def _page(root: Path, page: ResultsPage) -> str:
     lines = [banner(f"`{RESULTS}/*.json`"), "", f"# {page.title}", "", page.intro, ""]
     for section in page.sections:
         lines += _section(root, section)
+    if len(lines) == 5:
+        lines += ["No measurement recorded yet: the benchmarks of this page have not written their JSON.", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
