@@ -118,5 +118,7 @@ def test_batch1_energy_from_a_readable_rapl_counter(tmp_path: Path) -> None:
 
 def test_measure_efficiency_takes_a_packaged_model_by_name() -> None:
     pytest.importorskip("lingualite_models", reason="pip install ./packages/lingualite-models")
-    result = measure_efficiency("lingualite-static", TEXTS, batch_size=4, single_runs=2, energy=False, threads=1)
+    result = measure_efficiency(
+        "lingualite-static", TEXTS, batch_size=4, single_runs=2, energy=False, threads=1
+    )
     assert result["sentences_per_second"] > 0 and result["model"].startswith("static:")
