@@ -146,7 +146,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and IDEs (nothin
     from lingualite.run_folder import RunFolder
     from lingualite.runtime.encode_api import encode, encode_file
     from lingualite.runtime.precision import Calibration, dequantize, load_vectors
-    from lingualite.tokenization import train_tokenizer
+    from lingualite.tokenization.train import train_tokenizer
     from lingualite.training.run import RunOptions, RunResult
 
 

@@ -57,7 +57,17 @@ def test_encode_cli_writes_the_same_float32_vectors(tiny_tokenizer, tmp_path) ->
     text = tmp_path / "in.txt"
     text.write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
     result = CliRunner().invoke(
-        app, ["encode", "--model", str(folder), "--input", str(text), "--output", str(tmp_path / "v.npy")]
+        app,
+        [
+            "encode",
+            "--model",
+            str(folder),
+            "--input",
+            str(text),
+            "--output",
+            str(tmp_path / "v.npy"),
+            "--no-normalize",
+        ],
     )
     assert result.exit_code == 0, result.output
     vectors = np.load(tmp_path / "v.npy")

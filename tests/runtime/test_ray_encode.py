@@ -96,6 +96,7 @@ def test_cli_engine_ray_npy_equals_plain_encode(
         b"\xef\xbb\xbf" + "".join(t + "\r\n" for t in texts).encode()
     )  # BOM, CRLF: as plain reads
     args = ["encode", "--model", f"static:{static_model}", "--input", str(src), "--engine", "ray", "--json"]
+    args.append("--no-normalize")  # raw vectors, as _plain writes them (the CLI's default is unit vectors)
     res = CliRunner().invoke(app, [*args, "--output", str(tmp_path / "v.npy"), "--workers", "2"])
     assert res.exit_code == 0 and '"sentences": 53' in res.output, res.output
     np.testing.assert_array_equal(np.load(tmp_path / "v.npy"), _plain(static_model, texts, tmp_path, 8192))
