@@ -180,3 +180,11 @@ def test_everything_dropped_by_cleaning_is_an_error(tmp_path: Path) -> None:
 
     with pytest.raises(LinguaLiteError, match="all 2 pairs were dropped by cleaning"):
         _prepare(tmp_path, "same.tsv", b"hello\thello\nsame text\tsame text\n")
+
+
+def test_progress_in_a_log_is_plain_lines(tmp_path: Path, capsys) -> None:
+    tsv, _ = _corpus(tmp_path)
+    prepare_corpus([tsv], "en", "fr", tmp_path / "out", NO_LID, SplitConfig(0.2, 0.2, seed=1), progress=True)
+    err = capsys.readouterr().err  # pytest's stderr is not a terminal, as under nohup or CI
+    assert "prepare en-fr:" in err and "pairs" in err
+    assert "\r" not in err and "\x1b" not in err

@@ -22,6 +22,7 @@ from lingualite.data.readers import ParallelPair, ReadStats
 from lingualite.data.split import SPLITS, CapSelector, SplitConfig, assign_split, pair_rank, split_key
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import atomic_path, write_json
+from lingualite.training.progress import PlainProgress
 
 __all__ = ["PrepareResult", "prepare_corpus"]
 
@@ -76,8 +77,12 @@ def _tsv_line(pair: ParallelPair) -> str:
 
 
 @contextlib.contextmanager
-def _progress(enabled: bool) -> Iterator[Any]:
-    """A rich spinner + pair counter on stderr; a no-op unless ``enabled`` and stderr is a terminal."""
+def _progress(enabled: bool, label: str) -> Iterator[Any]:
+    """A rich spinner + pair counter on a terminal; plain ``label: N/M pairs`` lines on stderr when it is not one
+    (nohup, CI logs), as training does; nothing unless ``enabled``."""
+    if enabled and not sys.stderr.isatty():
+        yield PlainProgress(label, "pairs")
+        return
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -100,6 +105,11 @@ def _progress(enabled: bool) -> Iterator[Any]:
     )
     with Progress(*columns, console=console, transient=True, disable=not show) as bar:
         yield bar
+
+
+def _shown(bar: Any) -> bool:
+    """Whether anyone sees ``bar`` (then a total is worth a pass over the file)."""
+    return isinstance(bar, PlainProgress) or bar.live.is_started
 
 
 def _line_count(spec: Any) -> int | None:
@@ -241,7 +251,7 @@ def prepare_corpus(
         }
         for path in candidates.values():  # removed on success and on failure alike
             stack.callback(path.unlink, missing_ok=True)
-        bar = stack.enter_context(_progress(progress))
+        bar = stack.enter_context(_progress(progress, f"prepare {src_lang}-{tgt_lang}"))
         train = stack.enter_context(open(tmp["train"], "w", encoding="utf-8", newline="\n"))
         with contextlib.ExitStack() as cand_stack:
             cand = {
@@ -249,7 +259,7 @@ def prepare_corpus(
                 for n, p in candidates.items()
             }
             for idx, (spec, tally) in enumerate(zip(inputs, tallies, strict=True)):
-                task = bar.add_task(tally.name, total=_line_count(spec) if bar.live.is_started else None)
+                task = bar.add_task(tally.name, total=_line_count(spec) if _shown(bar) else None)
                 read = open_parallel(spec, src_lang, tgt_lang, skip_bad=skip_bad, stats=tally.read)
                 for pair in clean_pairs(
                     _counted(read, bar, task), src_lang, tgt_lang, stats=tally.cleaning, cleaner=cleaner
