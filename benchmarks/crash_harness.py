@@ -24,23 +24,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
+from crash_replace import CLI, run_trials
 from crash_replace import SCENARIOS as REPLACING
-from crash_replace import run_trials
+from crash_replace import run as _run
 
-ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
-CLI = [sys.executable, "-m", "lingualite.cli.main"]
 LEFTOVER = re.compile(r"(\.(tmp|staging|old)-\d+-[0-9a-f]{8}$)|(^\.export-journal\.json$)|(^\.\.export\.)")
 
 
@@ -102,21 +97,6 @@ def _setup(work: Path) -> dict[str, Path]:
 def _command(scenario: str, cfg: Path, out: Path, resume: bool) -> list[str]:
     verb = ["distill"] if scenario == "distill" else ["train"]
     return [*CLI, *verb, "--config", str(cfg), "--output", str(out), *(["--resume"] if resume else [])]
-
-
-def _run(cmd: list[str], kill_after: float | None) -> tuple[bool, float]:
-    """Run ``cmd``; SIGKILL it after ``kill_after`` seconds. Returns (finished normally, seconds)."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        _, err = proc.communicate(timeout=kill_after)
-    except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGKILL)
-        proc.communicate()
-        return False, time.perf_counter() - t0
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {err.strip()[-2000:]}")
-    return True, time.perf_counter() - t0
 
 
 def _weights(path: Path) -> dict[str, Any]:
