@@ -117,7 +117,11 @@ def data_fetch(
             help="Comma-separated sources; opt-in: libreoffice-ui (LibreOffice UI strings), games (stories, lore and "
             "help of five games; ~1 GB of packages), monolingual "
             "(untranslated sentences, monolingual/<lang>.txt, for data.monolingual_files of distill), lexicon "
-            "(each language's 50,000 most frequent words, lexicon/<lang>.txt, for the same use)."
+            "(each language's 50,000 most frequent words, lexicon/<lang>.txt, for the same use); and, each as "
+            "<source>/<lang>.txt for the same use: handbook (the Debian Administrator's Handbook), emacs-tutorial "
+            "(the Emacs tutorial), klavaro (typing texts), korean-law (Korean statutes and bills), cldr (emoji "
+            "names and keywords, also multi-way aligned in cldr/multiway.tsv) and tuxpaint (picture "
+            "descriptions, also in tuxpaint/multiway.tsv)."
         ),
     ] = "libreoffice,bible,ddtp",
     cache: Annotated[

@@ -187,6 +187,7 @@ def test_chinese_fortunes_japanese_man_pages_and_no_korean(tmp_path: Path) -> No
     assert mono.packages(["pt", "zh", "ko"]) == [
         "fortunes",
         "debian-reference-en",
+        "fortunes-br",
         "debian-reference-pt-br",
         "manpages-pt-br",
         "fortunes-zh",

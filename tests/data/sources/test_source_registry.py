@@ -45,6 +45,12 @@ def test_registry_and_licences_cover_every_source() -> None:
         "monolingual",
         "lexicon",
         "games",
+        "handbook",
+        "emacs-tutorial",
+        "klavaro",
+        "korean-law",
+        "cldr",
+        "tuxpaint",
     }
     assert sources.DEFAULT_SOURCES == ("libreoffice", "bible", "ddtp")  # libreoffice-ui, monolingual: opt-in
     assert set(sources.LICENCES) == set(sources.SOURCES) == set(sources.DESCRIPTIONS)

