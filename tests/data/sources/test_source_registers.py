@@ -346,3 +346,32 @@ def test_portuguese_fortunes_are_read_from_the_brasil_file_and_not_as_english(tm
         "Quem espera sempre alcança.",
     ]
     assert "Quem espera sempre alcança." not in _lines(out / "monolingual" / "en.txt")
+
+
+def test_gnome_help_reads_mallard_paragraphs_by_locale_and_lacks_turkish(tmp_path: Path) -> None:
+    from lingualite.data.sources import gnome_help
+
+    root = tmp_path / "root"
+    page = "<page><title>T</title><p>Open the <gui>Settings</gui> panel now.</p><p>Click it twice.</p></page>"
+    _write(root / "usr/share/help/C/gnome-help/a.page", page)
+    ko = "<page><p>지금 <gui>설정</gui> 창을 엽니다.</p><p>Click it twice.</p></page>"
+    _write(root / "usr/share/help/ko/gnome-help/a.page", ko)
+    out = tmp_path / "corpora"
+    assert gnome_help.extract(root, out, ["ko"]) == {"en": 2, "ko": 1}
+    assert _lines(out / "gnome-help" / "ko.txt") == ["지금 설정 창을 엽니다."]
+    assert gnome_help.lacking(["tr", "ko"]) == {"tr": "its GNOME help pages are left in English"}
+    with pytest.raises(LinguaLiteError, match="fetch it first"):
+        gnome_help.extract(tmp_path / "empty", out, ["ko"])
+
+
+def test_install_guide_reads_html_paragraphs_and_lacks_polish_and_turkish(tmp_path: Path) -> None:
+    from lingualite.data.sources import install_guide
+
+    doc = tmp_path / "root" / "usr/share/doc/installation-guide-amd64"
+    _write(doc / "en" / "ch01.html", "<p>This manual explains how to install Debian.</p>")
+    _write(doc / "zh_CN" / "ch01.html", "<p>本手册介绍如何安装 Debian 系统。</p>")
+    out = tmp_path / "corpora"
+    assert install_guide.extract(tmp_path / "root", out, ["zh"]) == {"en": 1, "zh": 1}
+    assert set(install_guide.lacking(["pl", "tr", "ko"])) == {"pl", "tr"}
+    with pytest.raises(LinguaLiteError, match="fetch it first"):
+        install_guide.extract(tmp_path / "empty", out, ["zh"])

@@ -51,6 +51,8 @@ def test_registry_and_licences_cover_every_source() -> None:
         "korean-law",
         "cldr",
         "tuxpaint",
+        "gnome-help",
+        "install-guide",
     }
     assert sources.DEFAULT_SOURCES == ("libreoffice", "bible", "ddtp")  # libreoffice-ui, monolingual: opt-in
     assert set(sources.LICENCES) == set(sources.SOURCES) == set(sources.DESCRIPTIONS)

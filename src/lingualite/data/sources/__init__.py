@@ -21,8 +21,8 @@ frequent words (``lexicon/<lang>.txt``, from wordfreq) for the same use; a sourc
 ``outputs(out_dir, langs)`` function names its own output files this way. The sources of registers beyond
 software help write the same kind of files (``<source>/<lang>.txt``): ``handbook`` (a book on administering
 Debian), ``emacs-tutorial`` (a step-by-step lesson), ``klavaro`` (typing texts: literature, essays),
-``korean-law`` (Korean statutes and bills), ``cldr`` (emoji names and keywords) and ``tuxpaint`` (picture
-descriptions); the last two are translated item by item and also write ``<source>/multiway.tsv``
+``korean-law`` (Korean statutes and bills), ``gnome-help`` (a desktop's help), ``install-guide`` (the Debian
+installation manual), ``cldr`` (emoji names and keywords) and ``tuxpaint`` (picture descriptions); the last two are translated item by item and also write ``<source>/multiway.tsv``
 (``id<TAB>en<TAB>fr...``), a held-out evaluation register. :data:`REGISTERS` names each source's register.
 """
 
@@ -41,7 +41,9 @@ from lingualite.data.sources import (
     ddtp,
     emacs_tutorial,
     games,
+    gnome_help,
     handbook,
+    install_guide,
     klavaro,
     korean_law,
     lexicon,
@@ -80,6 +82,8 @@ SOURCES: dict[str, ModuleType] = {
     korean_law.NAME: korean_law,
     cldr.NAME: cldr,
     tuxpaint.NAME: tuxpaint,
+    gnome_help.NAME: gnome_help,
+    install_guide.NAME: install_guide,
 }
 # What default runs (`lingualite data fetch`, quickstart) use: changing it changes every published number.
 DEFAULT_SOURCES: tuple[str, ...] = ("libreoffice", "bible", "ddtp")
@@ -107,6 +111,8 @@ LICENCES: dict[str, str] = {
     ),
     "cldr": "Unicode-3.0 (CLDR emoji annotations, npm packages cldr-annotations-full and -derived-full)",
     "tuxpaint": "GPL-2 (Tux Paint stamp descriptions, Debian package tuxpaint-stamps-default)",
+    "gnome-help": "CC-BY-SA-3.0 (the GNOME help pages, Debian package gnome-user-docs)",
+    "install-guide": "GPL-2 (the Debian installation guide, Debian package installation-guide-amd64)",
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -123,6 +129,8 @@ DESCRIPTIONS: dict[str, str] = {
     "korean-law": "The Constitution of Korea and National Assembly bills, Korean only (konlpy; opt-in)",
     "cldr": "CLDR emoji names and keywords per language, and multi-way aligned names (opt-in)",
     "tuxpaint": "Tux Paint stamp descriptions per language, and multi-way aligned (opt-in)",
+    "gnome-help": "The GNOME desktop help, untranslated sentences per language (opt-in)",
+    "install-guide": "The Debian installation guide, untranslated sentences per language (opt-in)",
 }
 
 # The register of each source's text: what leave-one-register-out and the register benchmark group by. A
