@@ -375,3 +375,38 @@ def test_install_guide_reads_html_paragraphs_and_lacks_polish_and_turkish(tmp_pa
     assert set(install_guide.lacking(["pl", "tr", "ko"])) == {"pl", "tr"}
     with pytest.raises(LinguaLiteError, match="fetch it first"):
         install_guide.extract(tmp_path / "empty", out, ["zh"])
+
+
+DICTD = """00-database-info
+abet /ɐbˈɛt/
+1. söz ve davranışlarla  cesaret vermek veya yardım etmek.(gen.) fina anlamda)
+2. kışkırtmak
+wife /wˈaɪf/
+1. karı, zevce, refika. take to wife evlenmek
+synonymous /sɪnˈɒnɪməs/
+1. anlamdaş. synonymously anlamdaş olarak, aynı anlama gelen şey
+"""
+
+
+def test_freedict_keeps_turkish_definition_phrases_without_english_sub_entries(tmp_path: Path) -> None:
+    import gzip
+
+    from lingualite.data.sources import freedict
+
+    assert (
+        list(freedict.definitions(DICTD))
+        == [
+            "söz ve davranışlarla cesaret vermek veya yardım etmek",
+            "aynı anlama gelen şey",
+        ]
+    )  # "take to wife evlenmek": a headword; "synonymously anlamdaş olarak": an English suffix; one-word senses
+    root = tmp_path / "root"
+    _write(root / "usr/share/dictd/freedict-eng-tur.dict.dz", gzip.compress(DICTD.encode()))
+    out = tmp_path / "corpora"
+    assert freedict.extract(root, out, ["tr", "fr"]) == {"tr": 2}
+    assert set(freedict.lacking(["tr", "fr", "en"])) == {"fr", "en"}
+    _write(root / "usr/share/dictd/freedict-eng-tur.dict.dz", b"not gzip")
+    with pytest.raises(LinguaLiteError, match="not a gzipped dictd database"):
+        freedict.extract(root, out, ["tr"])
+    with pytest.raises(LinguaLiteError, match="fetch dict-freedict-eng-tur first"):
+        freedict.extract(tmp_path / "empty", out, ["tr"])

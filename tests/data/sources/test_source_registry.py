@@ -53,6 +53,7 @@ def test_registry_and_licences_cover_every_source() -> None:
         "tuxpaint",
         "gnome-help",
         "install-guide",
+        "freedict",
     }
     assert sources.DEFAULT_SOURCES == ("libreoffice", "bible", "ddtp")  # libreoffice-ui, monolingual: opt-in
     assert set(sources.LICENCES) == set(sources.SOURCES) == set(sources.DESCRIPTIONS)

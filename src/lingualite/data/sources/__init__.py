@@ -22,7 +22,7 @@ frequent words (``lexicon/<lang>.txt``, from wordfreq) for the same use; a sourc
 software help write the same kind of files (``<source>/<lang>.txt``): ``handbook`` (a book on administering
 Debian), ``emacs-tutorial`` (a step-by-step lesson), ``klavaro`` (typing texts: literature, essays),
 ``korean-law`` (Korean statutes and bills), ``gnome-help`` (a desktop's help), ``install-guide`` (the Debian
-installation manual), ``cldr`` (emoji names and keywords) and ``tuxpaint`` (picture descriptions); the last two are translated item by item and also write ``<source>/multiway.tsv``
+installation manual), ``freedict`` (Turkish dictionary definitions), ``cldr`` (emoji names and keywords) and ``tuxpaint`` (picture descriptions); the last two are translated item by item and also write ``<source>/multiway.tsv``
 (``id<TAB>en<TAB>fr...``), a held-out evaluation register. :data:`REGISTERS` names each source's register.
 """
 
@@ -40,6 +40,7 @@ from lingualite.data.sources import (
     cldr,
     ddtp,
     emacs_tutorial,
+    freedict,
     games,
     gnome_help,
     handbook,
@@ -84,6 +85,7 @@ SOURCES: dict[str, ModuleType] = {
     tuxpaint.NAME: tuxpaint,
     gnome_help.NAME: gnome_help,
     install_guide.NAME: install_guide,
+    freedict.NAME: freedict,
 }
 # What default runs (`lingualite data fetch`, quickstart) use: changing it changes every published number.
 DEFAULT_SOURCES: tuple[str, ...] = ("libreoffice", "bible", "ddtp")
@@ -113,6 +115,7 @@ LICENCES: dict[str, str] = {
     "tuxpaint": "GPL-2 (Tux Paint stamp descriptions, Debian package tuxpaint-stamps-default)",
     "gnome-help": "CC-BY-SA-3.0 (the GNOME help pages, Debian package gnome-user-docs)",
     "install-guide": "GPL-2 (the Debian installation guide, Debian package installation-guide-amd64)",
+    "freedict": "GPL-2+ (FreeDict's English-Turkish dictionary, Debian package dict-freedict-eng-tur)",
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -131,6 +134,7 @@ DESCRIPTIONS: dict[str, str] = {
     "tuxpaint": "Tux Paint stamp descriptions per language, and multi-way aligned (opt-in)",
     "gnome-help": "The GNOME desktop help, untranslated sentences per language (opt-in)",
     "install-guide": "The Debian installation guide, untranslated sentences per language (opt-in)",
+    "freedict": "Turkish definitions of English words (FreeDict English-Turkish; opt-in)",
 }
 
 # The register of each source's text: what leave-one-register-out and the register benchmark group by. A
