@@ -8,7 +8,7 @@ whole package per its copyright file) and writes ``DATA_DIR/corpora/klavaro/<lan
 cleaned as the ``monolingual`` source cleans its text
 (:func:`~lingualite.data.sources.documents.kept_sentences`). Klavaro has no Turkish, Chinese or Japanese
 texts. Small (25 to 140 sentences a language) but of a register no other source holds in Korean: narrative
-prose (a 1920s short story).
+prose (a short story).
 
 Register: narrative.
 """
