@@ -20,8 +20,8 @@ PACKAGE = SRC / "lingualite"
 RECIPES = ("parallel", "distill", "monolingual")
 MAY_IMPORT_EVALUATION = (
     "lingualite.cli",
-    "lingualite.quickstart",
-    "lingualite.packaged_build",
+    "lingualite.reproduce.quickstart",
+    "lingualite.reproduce.packaged_build",
     "lingualite.evaluation",
 )
 
@@ -140,5 +140,7 @@ def test_modules_and_functions_stay_small() -> None:
 
 def test_the_checker_sees_imports_inside_functions() -> None:
     # lingualite.recipes imports each recipe lazily (by name); quickstart imports inside functions too
-    assert "lingualite.parallel.train" in GRAPH["lingualite.quickstart"]
-    assert "lingualite.config" in GRAPH["lingualite.run_folder"]  # imported inside RunFolder.read_config
+    assert "lingualite.recipes.parallel.train_parallel" in GRAPH["lingualite.reproduce.quickstart"]
+    assert (
+        "lingualite.config" in GRAPH["lingualite.models.run_folder"]
+    )  # imported inside RunFolder.read_config

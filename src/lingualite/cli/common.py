@@ -13,9 +13,9 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from lingualite.device import DEVICE_HELP
-from lingualite.errors import LinguaLiteError
-from lingualite.strict_json import dumps
+from lingualite.core.device import DEVICE_HELP
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.strict_json import dumps
 
 # Errors a user can fix: printed as one line (file:line: reason), exit code 2.
 USER_ERRORS = (LinguaLiteError, OSError, ValueError)
@@ -60,7 +60,7 @@ DeviceOpt = Annotated[
         help=DEVICE_HELP + " The device in use is printed once on stderr (auto on a CPU: nothing).",
     ),
 ]
-"""``--device`` of every command that runs a model (:mod:`lingualite.device`); check it with :func:`use_device`."""
+"""``--device`` of every command that runs a model (:mod:`lingualite.core.device`); check it with :func:`use_device`."""
 
 
 def hide_flag_types() -> None:
@@ -83,7 +83,7 @@ def hide_flag_types() -> None:
 def use_device(spec: str) -> str:
     """Check ``--device`` on this machine (``cuda`` without CUDA, or a GPU index it does not have, is a
     one-line error) and let the library print the device line on stderr; returns ``spec`` for the calls."""
-    from lingualite.device import announce_to, resolve_device
+    from lingualite.core.device import announce_to, resolve_device
 
     try:
         resolve_device(spec)
@@ -160,7 +160,7 @@ def check_output_suffix(output: Path, writes: tuple[str, ...], what: str, strict
 
 def in_data_dir(given: Path | None, data_dir: Path | None, sub: str) -> Path:
     """``given`` if the user named it, else ``<data dir>/sub`` (the data dir: option, env, or ``data``)."""
-    from lingualite.config.loading import default_data_dir
+    from lingualite.config.parsing import default_data_dir
 
     if given is not None:
         return given
@@ -175,7 +175,7 @@ SMOKE_HELP = (
 
 def smoke_notice(cfg: Any) -> None:
     """Print which values a smoke run caps (the recipe applies the same caps itself)."""
-    from lingualite.smoke import smoke_banner, smoke_config
+    from lingualite.training.smoke import smoke_banner, smoke_config
 
     typer.secho(smoke_banner(smoke_config(cfg)[1]), fg=typer.colors.YELLOW, err=True)
 

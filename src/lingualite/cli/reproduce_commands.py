@@ -40,7 +40,7 @@ def cell_evaluator(threads: int | None = None, device: str = "auto") -> Evaluato
     in a fresh process, energy off: only RAPL counters measure it)."""
 
     def evaluate(model: str | Path, inputs: EvaluationInputs) -> dict[str, Any]:
-        from lingualite.encoders.loading import load_encoder
+        from lingualite.encoders.resolve import load_encoder
 
         metrics: dict[str, Any] = {}
         if inputs.xsr_files or inputs.classify or inputs.sts_files or inputs.pooled or inputs.ir:

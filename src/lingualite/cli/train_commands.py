@@ -19,7 +19,7 @@ from lingualite.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from lingualite.monolingual.paper_measures import SetEvaluator
+    from lingualite.recipes.monolingual.paper_measures import SetEvaluator
 
 # The options every recipe takes (``train`` and ``distill``), declared once.
 SmokeOpt = Annotated[bool, typer.Option("--smoke", help=SMOKE_HELP)]
@@ -259,7 +259,7 @@ def paper_set_evaluator() -> SetEvaluator:
 def _recipe_extras(config: str) -> dict[str, Any]:
     """What only some recipes take: a monolingual run gets :func:`paper_set_evaluator`."""
     from lingualite.config import config_mode
-    from lingualite.errors import LinguaLiteError
+    from lingualite.core.errors import LinguaLiteError
 
     try:
         mode = config_mode(config)

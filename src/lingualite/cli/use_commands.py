@@ -20,16 +20,16 @@ from lingualite.cli.common import (
     stdin_or_file,
     use_device,
 )
-from lingualite.device import encode_batch_size, resolve_device
-from lingualite.errors import LinguaLiteError
-from lingualite.normalization import NORMALIZE, NORMALIZE_HELP
+from lingualite.core.device import encode_batch_size, resolve_device
+from lingualite.core.errors import LinguaLiteError
+from lingualite.vectors.normalization import NORMALIZE, NORMALIZE_HELP
 
 ENGINES = ("local", "ray")
 BatchSizeOpt = Annotated[
     int | None,
     typer.Option(
         min=1,
-        help="Sentences per forward pass \\[default: 128 on a CPU, 512 on a GPU: lingualite.device].",
+        help="Sentences per forward pass \\[default: 128 on a CPU, 512 on a GPU: lingualite.core.device].",
         show_default=False,
     ),
 ]
@@ -138,9 +138,9 @@ def encode(
       lingualite encode --model runs/distill --input s.txt --output vectors/ --engine ray --workers 4
       lingualite encode --model runs/distill --input docs.parquet --text-column body --output v.npy --engine ray
     """
+    from lingualite.core.io_utils import clean_leftovers
+    from lingualite.core.ownership import check_separate
     from lingualite.encoders.spec import spec_folder
-    from lingualite.io_utils import clean_leftovers
-    from lingualite.ownership import check_separate
 
     try:
         with stdin_or_file(input) as input:
@@ -160,7 +160,7 @@ def encode(
             if not input.exists():
                 raise LinguaLiteError(f"{input}: does not exist")
             if engine == "ray":
-                from lingualite.runtime.ray_encode import encode_ray
+                from lingualite.encoding.ray_workers import encode_ray
 
                 result = encode_ray(
                     model,
@@ -207,9 +207,9 @@ def _output_format(
 ) -> Any:
     """--dimensions, --precision and --calibration, checked; neither OUTPUT nor its calibration file may be
     an input."""
-    from lingualite.io_utils import check_not_input
-    from lingualite.runtime.precision import Calibration, calibration_path
-    from lingualite.runtime.vector_output import OutputFormat
+    from lingualite.core.io_utils import check_not_input
+    from lingualite.encoding.output import OutputFormat
+    from lingualite.vectors.precision import Calibration, calibration_path
 
     check_not_input(output, [input, *([calibration] if calibration else [])])
     ranges = Calibration.load(calibration) if calibration is not None else None
@@ -222,7 +222,7 @@ def _output_format(
 
 def _format_report(fmt: Any, output: Path) -> dict[str, str]:
     """Warn (stderr) about a size the model was not trained for; the precision and calibration file."""
-    from lingualite.runtime.precision import calibration_path
+    from lingualite.vectors.precision import calibration_path
 
     if fmt.warning:
         typer.secho(f"warning: {fmt.warning}", fg=typer.colors.YELLOW, err=True)
@@ -247,7 +247,7 @@ def _encode_local(
     if input.suffix == ".parquet":
         raise LinguaLiteError(f"{input}: Parquet input is read by --engine ray (see --text-column)")
     if workers > 1:
-        from lingualite.runtime.parallel_encode import encode_file_parallel
+        from lingualite.encoding.workers import encode_file_parallel
 
         return (
             encode_file_parallel(
@@ -255,8 +255,8 @@ def _encode_local(
             ),
             None,
         )
-    from lingualite.encoders.loading import load_encoder
-    from lingualite.runtime.encode_file import encode_file
+    from lingualite.encoders.resolve import load_encoder
+    from lingualite.encoding.to_file import encode_file
 
     encoder = load_encoder(model, threads=threads, device=device)
     if hasattr(encoder, "batch_size"):
@@ -296,7 +296,7 @@ def export_command(
       lingualite encode --model onnx-int8:runs/distill-onnx --input s.txt --output v.npy
       lingualite eval xsr --model onnx:runs/distill-onnx --pairs data/prepared/en-fr/test.tsv
     """
-    from lingualite.runtime.onnx_export import export_onnx
+    from lingualite.encoders.onnx_export import export_onnx
 
     try:
         result = export_onnx(model, output, quantize, overwrite)

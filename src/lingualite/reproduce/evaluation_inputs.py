@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
+from lingualite.config.parsing import DATA_DIR_PLACEHOLDER, default_data_dir
+from lingualite.core.errors import BadInputError, LinguaLiteError
 from lingualite.data.eval_files import classification_runs, distractor_files, ir_file
-from lingualite.errors import BadInputError, LinguaLiteError
 from lingualite.reproduce.table import CellSpec, TableSpec, cell_evaluation
 
 __all__ = [
