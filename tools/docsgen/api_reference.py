@@ -24,7 +24,7 @@ SUBPACKAGES = (
 )
 # Modules whose public functions users call, where the package's ``__all__`` does not show them.
 MODULES = (
-    ("serve", "HTTP service", ("serve.app", "serve.settings")),  # ``create_app`` is lazy (fastapi is optional)
+    ("serve", "HTTP service", ("serve.app", "serve.settings")),  # ``create_app``: fastapi is optional
     (
         "encoding",
         "Export and bulk encoding",

@@ -52,7 +52,9 @@ def __getattr__(name: str) -> Any:
     if name == "TrainingConfig":  # the 0.1 name, until 0.3
         import warnings
 
-        warnings.warn("TrainingConfig is deprecated and goes in 0.3; use ParallelConfig", DeprecationWarning, 2)
+        warnings.warn(
+            "TrainingConfig is deprecated and goes in 0.3; use ParallelConfig", DeprecationWarning, 2
+        )
         return ParallelConfig
     raise AttributeError(f"module 'lingualite.config' has no attribute {name!r}")
 

@@ -97,4 +97,3 @@ class ParallelConfig(RecipeConfig):
     def check(self, where: str) -> None:
         dims, weights = self.matryoshka_dims, self.matryoshka_weights
         check_matryoshka(dims, weights, self.model.hidden_size, where, "model.hidden_size")
-

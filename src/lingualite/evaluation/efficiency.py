@@ -125,7 +125,6 @@ def measure_efficiency(
         "device": device,
     }
 
-
     # TOKENIZERS_PARALLELISM as the user has it (default: on): the worker is a fresh process (no fork after
     # the tokenizer's threads started), and every model may use all the cores it is given
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
