@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy import sparse
-from test_train import _assert_same, _encoder_weights, tiny_config
+from test_train_monolingual import _assert_same, _encoder_weights, tiny_config
 
 from lingualite.mining.pseudo_pairs import mine_exhaustive
 from lingualite.recipes.monolingual.mining_step import lexical_views, rare_ngram_views

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import yaml
 from safetensors.numpy import load_file
-from test_train import tiny_config
+from test_train_monolingual import tiny_config
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app
