@@ -1,5 +1,7 @@
-"""The progress display shared by long loops (training, distillation, teacher encoding): a rich bar on a
-terminal, plain lines on stderr otherwise (nohup, CI logs: no carriage returns or control codes)."""
+"""The one progress writer of long loops (training, distillation, preparing, encoding, mining, indexing): a
+rich bar on a terminal, plain lines on stderr otherwise (nohup, CI logs: no carriage returns or control codes).
+
+Every plain line has one shape, :func:`progress_line`: ``label: done/total unit info (elapsed s, ETA s)``."""
 
 from __future__ import annotations
 
@@ -10,6 +12,28 @@ from collections.abc import Iterator
 from typing import Any
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+
+def progress_line(
+    label: str,
+    done: float,
+    total: float | None,
+    elapsed: float,
+    unit: str = "",
+    info: str = "",
+    start: float = 0,
+) -> str:
+    """``label: done/total unit info (elapsed s, ETA s)``; no ETA without a total or before any progress
+    (``start``: the count the run resumed from, which does not count towards the rate)."""
+    count = f"{done:,.0f}/{total:,.0f}" if total else f"{done:,.0f}"
+    rate = (done - start) / elapsed if elapsed > 0 else 0.0
+    eta = f", ETA {(total - done) / rate:.0f} s" if total and rate > 0 else ""
+    return f"{label}: {count}{f' {unit}' if unit else ''}{f' {info}' if info else ''} ({elapsed:.0f} s{eta})"
+
+
+def print_progress(label: str, done: int, total: int | None, t0: float, unit: str = "") -> None:
+    """Print :func:`progress_line` on stderr (``t0``: ``time.perf_counter()`` at the start)."""
+    print(progress_line(label, done, total, time.perf_counter() - t0, unit), file=sys.stderr, flush=True)
 
 
 def progress_bar(label: str, enabled: bool, unit: str = "") -> Any:
@@ -90,13 +114,10 @@ class PlainProgress:
             print(self._line(state, now), file=sys.stderr, flush=True)
 
     def _line(self, state: dict[str, Any], now: float) -> str:
-        done, total, elapsed = state["completed"], state["total"], now - state["t0"]
-        count = f"{done:,.0f}/{total:,.0f}" if total else f"{done:,.0f}"
-        unit = f" {self.unit}" if self.unit else ""
-        info = f" {state['fields']['info']}" if state["fields"].get("info") else ""
-        rate = (done - state["start"]) / elapsed if elapsed > 0 else 0.0
-        eta = f", ETA {(total - done) / rate:.0f} s" if total and rate > 0 else ""
-        return f"{self.label}: {count}{unit}{info} ({elapsed:.0f} s{eta})"
+        info = state["fields"].get("info") or ""
+        return progress_line(
+            self.label, state["completed"], state["total"], now - state["t0"], self.unit, info, state["start"]
+        )
 
 
 @contextlib.contextmanager

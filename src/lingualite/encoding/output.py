@@ -13,7 +13,6 @@ block by block in a second pass; the model encodes each line once. The result is
 from __future__ import annotations
 
 import contextlib
-import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
@@ -25,6 +24,7 @@ import numpy as np
 
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import atomic_file
+from lingualite.core.progress import print_progress
 from lingualite.encoders.matryoshka_dims import check_dimensions
 from lingualite.vectors.precision import (
     CALIBRATED,
@@ -37,7 +37,7 @@ from lingualite.vectors.precision import (
 )
 from lingualite.vectors.truncation import truncate
 
-__all__ = ["OutputFormat", "l2_normalize", "print_progress", "write_npy"]
+__all__ = ["OutputFormat", "l2_normalize", "write_npy"]
 
 REREAD_ROWS = 8192  # rows per block of the second pass
 
@@ -80,13 +80,6 @@ class OutputFormat:
         return None if spec is None else str(spec)
 
 
-def print_progress(label: str, done: int, total: int, t0: float) -> None:
-    """One ``label: done/total sentences (elapsed, ETA)`` line on stderr (``t0``: ``time.perf_counter()``)."""
-    elapsed = time.perf_counter() - t0
-    eta = elapsed / max(done, 1) * (total - done)
-    print(f"{label}: {done:,}/{total:,} sentences ({elapsed:.0f} s, ETA {eta:.0f} s)", file=sys.stderr)
-
-
 def l2_normalize(vectors: np.ndarray) -> np.ndarray:
     """Divide each row by its L2 norm, in place (a zero row stays zero); returns ``vectors``."""
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
@@ -112,7 +105,7 @@ def _counted(blocks: Iterable[np.ndarray], total: int, label: str, progress: boo
         yield vectors
         done += len(vectors)
         if progress:
-            print_progress(label, done, total, t0)
+            print_progress(label, done, total, t0, "sentences")
 
 
 def _spill(blocks: Iterable[np.ndarray], scratch: IO[bytes]) -> tuple[np.ndarray, int]:

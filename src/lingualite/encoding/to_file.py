@@ -23,8 +23,9 @@ from typing import Any
 import numpy as np
 
 from lingualite.core.errors import LinguaLiteError
+from lingualite.core.progress import print_progress
 from lingualite.data.lines import iter_line_chunks, read_lines
-from lingualite.encoding.output import OutputFormat, l2_normalize, print_progress, write_npy
+from lingualite.encoding.output import OutputFormat, l2_normalize, write_npy
 from lingualite.vectors.precision import Calibration
 
 __all__ = [

@@ -317,7 +317,7 @@ def write_shards(blocks: Blocks, plan: ShardPlan, normalize: bool, progress: boo
                 np.save(fh, shard, allow_pickle=False)
             done += len(shard)
             if progress:
-                print_progress("encode shards", done, total, t0)
+                print_progress("encode shards", done, total, t0, "sentences")
     if pending or done != total:  # a bug: an engine that lost lines
         raise RuntimeError(f"{plan.input}: {done:,} of {total:,} shard rows written")
 

@@ -31,6 +31,7 @@ from lingualite.core.device import resolve_device
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import atomic_file, check_not_input, write_json
 from lingualite.core.ownership import check_separate
+from lingualite.core.progress import progress_line
 from lingualite.mining.margin import MinedBitext, Neighbours, best_candidates, check_mode, combine
 from lingualite.mining.shards import build_ivf, exact_cosines, resort, search_shards
 
@@ -102,9 +103,7 @@ class _Progress:
         t0 = time.perf_counter()
 
         def tick(done: int) -> None:
-            elapsed = time.perf_counter() - t0
-            eta = elapsed / max(done, 1) * (total - done)
-            self.report(f"mine: {what} {done}/{total} ({elapsed:.0f} s, ETA {eta:.0f} s)")
+            self.report(progress_line(f"mine: {what}", done, total, time.perf_counter() - t0))
 
         return tick
 

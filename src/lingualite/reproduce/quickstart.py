@@ -16,6 +16,7 @@ from lingualite.config import load_training_config
 from lingualite.config.parsing import default_data_dir
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import write_json, write_text
+from lingualite.core.progress import progress_line
 from lingualite.data.pairs import load_xsr_pairs, subsample, unique_sides
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.readers import read_tsv
@@ -138,8 +139,7 @@ def run_quickstart(
                 row[f"pairs/{domain}"] = len(dsrc)
             bar.update(job, completed=i)
             if not console.is_terminal:
-                elapsed = time.perf_counter() - t0
-                console.print(f"evaluating: {i}/{len(tasks)} pools ({elapsed:.0f} s since start)")
+                console.print(progress_line("evaluating", i, len(tasks), time.perf_counter() - t0, "pools"))
     out = Console(width=None if sys.stdout.isatty() else 160)  # results on stdout, messages on stderr
     out.print(_table(rows))
     out.print(_domain_table(rows))

@@ -4,7 +4,6 @@ the FAISS index of a new folder. The output folder itself is checked and swapped
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -14,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from lingualite.core.errors import LinguaLiteError
+from lingualite.core.progress import print_progress
 from lingualite.encoders.matryoshka_dims import check_dimensions
 from lingualite.search.encoder_check import dense, probe_vectors
 from lingualite.search.faiss_index import VectorIndex, choose_kind
@@ -91,10 +91,7 @@ def ingest(
         store.insert((row + i, d.doc_id, d.text, d.metadata) for i, d in enumerate(docs))
         row += len(docs)
         if progress:
-            elapsed = time.perf_counter() - t0
-            print(
-                f"index: {row - first_row:,} documents encoded ({elapsed:.0f} s)", file=sys.stderr, flush=True
-            )
+            print_progress("index", row - first_row, None, t0, "documents encoded")
     return Ingested(first_row, row - first_row, stats)
 
 
