@@ -27,9 +27,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
 def run_seed(config: str, data_dir: str | None, seed: int, folder: Path, args: argparse.Namespace) -> None:
-    from lingualite.cli.train_commands import paper_set_evaluator
     from lingualite.config import load_monolingual_config
     from lingualite.recipes.monolingual.train_monolingual import train_monolingual
+    from lingualite.reproduce.protocols import paper_set_evaluator
 
     if (folder / "modules.json").exists():
         print(f"seed {seed}: {folder} is complete, not run again", flush=True)

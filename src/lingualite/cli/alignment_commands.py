@@ -17,13 +17,13 @@ from lingualite.cli.common import (
     DataDirOpt,
     DeviceOpt,
     JsonOpt,
-    check_output_suffix,
     emit,
     fail,
     in_data_dir,
     use_device,
 )
 from lingualite.core.errors import LinguaLiteError
+from lingualite.core.ownership import check_output_suffix
 
 METHODS = ("embedding", "gale-church")
 

@@ -115,49 +115,6 @@ def stdin_or_file(path: Path) -> Iterator[Path]:
             raise LinguaLiteError(str(exc).replace(str(spooled), "<stdin>")) from exc
 
 
-# Suffixes that name a file format: an --output ending in one the command does not write is refused.
-FORMAT_SUFFIXES = frozenset(
-    [
-        ".npy",
-        ".npz",
-        ".json",
-        ".jsonl",
-        ".ndjson",
-        ".csv",
-        ".tsv",
-        ".txt",
-        ".parquet",
-        ".arrow",
-        ".feather",
-        ".pkl",
-        ".pickle",
-        ".h5",
-        ".hdf5",
-        ".gz",
-        ".zip",
-        ".bz2",
-        ".xz",
-        ".zst",
-        ".xlsx",
-        ".safetensors",
-        ".onnx",
-        ".pt",
-        ".bin",
-    ]
-)
-
-
-def check_output_suffix(output: Path, writes: tuple[str, ...], what: str, strict: bool = False) -> None:
-    """Refuse ``output`` when its suffix names a format ``what`` does not write (``writes``: the suffixes it
-    does, ``""`` for a name without one), never writing it in another format under that name. ``strict``:
-    refuse any other suffix too (encode: the file IS a .npy)."""
-    suffix = output.suffix.lower()
-    if suffix in writes or (not strict and suffix not in FORMAT_SUFFIXES):
-        return
-    named = " or ".join(w or "a name without a suffix" for w in writes)
-    raise LinguaLiteError(f"--output {output}: {what} writes {named}, not {suffix or 'a name without one'}")
-
-
 def in_data_dir(given: Path | None, data_dir: Path | None, sub: str) -> Path:
     """``given`` if the user named it, else ``<data dir>/sub`` (the data dir: option, env, or ``data``)."""
     from lingualite.config.parsing import default_data_dir

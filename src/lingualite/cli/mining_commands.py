@@ -13,12 +13,12 @@ from lingualite.cli.common import (
     DataDirOpt,
     DeviceOpt,
     JsonOpt,
-    check_output_suffix,
     emit,
     fail,
     in_data_dir,
     use_device,
 )
+from lingualite.core.ownership import check_output_suffix
 
 MODEL_HELP = (
     "Model folder, a baseline (use-m, minilm, e5-small) or a runtime spec (onnx:F, onnx-int8:F, static:F, "

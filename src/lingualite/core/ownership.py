@@ -35,11 +35,13 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import LOCK_NAME, atomic_dir, clean_leftovers, is_staging_name, write_json
 
 __all__ = [
+    "FORMAT_SUFFIXES",
     "KINDS",
     "LEGACY_MARKER",
     "MARKER",
     "TRAINING_KINDS",
     "check_folder",
+    "check_output_suffix",
     "check_separate",
     "claim_folder",
     "clear_folder",
@@ -236,3 +238,46 @@ def claim_folder(folder: Path, kind: str, overwrite: bool = False, inputs: Itera
     if _marker_kind(folder) is None:
         write_marker(folder, kind)
     return held
+
+
+# Suffixes that name a file format: an --output ending in one the command does not write is refused.
+FORMAT_SUFFIXES = frozenset(
+    [
+        ".npy",
+        ".npz",
+        ".json",
+        ".jsonl",
+        ".ndjson",
+        ".csv",
+        ".tsv",
+        ".txt",
+        ".parquet",
+        ".arrow",
+        ".feather",
+        ".pkl",
+        ".pickle",
+        ".h5",
+        ".hdf5",
+        ".gz",
+        ".zip",
+        ".bz2",
+        ".xz",
+        ".zst",
+        ".xlsx",
+        ".safetensors",
+        ".onnx",
+        ".pt",
+        ".bin",
+    ]
+)
+
+
+def check_output_suffix(output: Path, writes: tuple[str, ...], what: str, strict: bool = False) -> None:
+    """Refuse ``output`` when its suffix names a format ``what`` does not write (``writes``: the suffixes it
+    does, ``""`` for a name without one), never writing it in another format under that name. ``strict``:
+    refuse any other suffix too (encode: the file IS a .npy)."""
+    suffix = output.suffix.lower()
+    if suffix in writes or (not strict and suffix not in FORMAT_SUFFIXES):
+        return
+    named = " or ".join(w or "a name without a suffix" for w in writes)
+    raise LinguaLiteError(f"--output {output}: {what} writes {named}, not {suffix or 'a name without one'}")

@@ -20,8 +20,8 @@ A new cell whose training config a finished cell of another sweep (``reuse``) tr
 from it and only evaluated, unless the table has a training-time column (:mod:`lingualite.reproduce.cells`);
 ``result.json`` records where it came from.
 
-Evaluation is passed in (``evaluate``, see :mod:`lingualite.reproduce.evaluation_inputs`): the package layout
-keeps :mod:`lingualite.evaluation` a leaf; :mod:`lingualite.cli.reproduce_commands` passes it.
+Evaluation is passed in (``evaluate``, see :mod:`lingualite.reproduce.evaluation_inputs`);
+``lingualite reproduce`` passes :func:`lingualite.reproduce.protocols.cell_evaluator`.
 """
 
 from __future__ import annotations

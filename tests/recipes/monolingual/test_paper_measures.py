@@ -15,11 +15,11 @@ from test_train_monolingual import tiny_config
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app
-from lingualite.cli.train_commands import paper_set_evaluator
 from lingualite.config import MonolingualConfig
 from lingualite.config.monolingual import StageEvaluationConfig
 from lingualite.recipes.monolingual.paper_measures import PaperMeasures, resolve_sets, stage_table
 from lingualite.recipes.monolingual.train_monolingual import train_monolingual
+from lingualite.reproduce.protocols import paper_set_evaluator
 
 
 def _short(root: Path, eval_dir: Path, tokenizer: Path, **evaluation: object) -> MonolingualConfig:

@@ -4,7 +4,7 @@ LibreOffice modules and DDTP sections) and pair classification (Table 1: XNLI; h
 paraphrase), trained on English and tested on every language.
 
 The protocols live in :mod:`lingualite.evaluation`, a leaf that only the CLI may import, so the recipe is given
-them as a :data:`SetEvaluator` (:func:`lingualite.cli.train_commands.paper_set_evaluator`), the way ``lingualite
+them as a :data:`SetEvaluator` (:func:`lingualite.reproduce.protocols.paper_set_evaluator`), the way ``lingualite
 reproduce`` is given its cell evaluator. Without one (the Python API called bare) or with ``evaluation.enabled:
 false`` nothing runs; a set whose files are missing is skipped with a one-line note. Evaluation only: the
 encoder is used in eval mode and no random state of the training is touched.
