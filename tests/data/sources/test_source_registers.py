@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import lingualite.data.sources as sources
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources import (
     cldr,
     common,
@@ -24,7 +25,6 @@ from lingualite.data.sources import (
     tuxpaint,
 )
 from lingualite.data.sources import monolingual as mono
-from lingualite.errors import LinguaLiteError
 
 NEW = ("handbook", "emacs-tutorial", "klavaro", "korean-law", "cldr", "tuxpaint")
 

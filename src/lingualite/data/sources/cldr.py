@@ -29,9 +29,9 @@ import tarfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.common import ALL_LANGS, SourceUnavailableError, clean_text, download_npm
 from lingualite.data.sources.documents import MULTIWAY, write_lines, write_multiway
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["NAME", "PACKAGES", "REGISTER", "annotations", "extract", "fetch", "outputs", "phrases"]
 

@@ -18,11 +18,11 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import atomic_path
 from lingualite.data.sources.common import clean_text
 from lingualite.data.sources.monolingual import english, own_script, scriptural
 from lingualite.data.sources.plain_text import prose_sentences
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_path
 from lingualite.text.segmentation import join_lines
 
 __all__ = ["MULTIWAY", "kept_sentences", "text_paragraphs", "write_lines", "write_multiway"]

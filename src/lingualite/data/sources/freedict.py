@@ -22,10 +22,10 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS
 from lingualite.data.sources.documents import write_lines
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["DICTIONARIES", "NAME", "REGISTER", "definitions", "extract", "fetch", "lacking", "outputs"]
 

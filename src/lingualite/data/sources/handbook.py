@@ -20,10 +20,10 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS, clean_text
 from lingualite.data.sources.documents import kept_sentences, write_lines
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["LOCALES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "outputs", "paragraphs"]
 

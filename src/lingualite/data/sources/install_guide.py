@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS
 from lingualite.data.sources.documents import kept_sentences, write_lines
 from lingualite.data.sources.plain_text import html_paragraphs
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["FOLDERS", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs"]
 

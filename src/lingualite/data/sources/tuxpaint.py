@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS, clean_text, locale_name
 from lingualite.data.sources.documents import MULTIWAY, write_lines, write_multiway
 from lingualite.data.sources.monolingual import own_script
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["NAME", "PACKAGE", "REGISTER", "descriptions", "extract", "fetch", "outputs", "read_stamp"]
 
