@@ -120,6 +120,7 @@ def data_fetch(
             "(each language's 50,000 most frequent words, lexicon/<lang>.txt, for the same use); and, each as "
             "<source>/<lang>.txt for the same use: handbook (the Debian Administrator's Handbook), emacs-tutorial "
             "(the Emacs tutorial), klavaro (typing texts), korean-law (Korean statutes and bills), gnome-help, "
+            "gimp-help, "
             "install-guide (the Debian installation guide), freedict (Turkish dictionary definitions), cldr (emoji "
             "names and keywords, also multi-way aligned in cldr/multiway.tsv) and tuxpaint (picture "
             "descriptions, also in tuxpaint/multiway.tsv)."

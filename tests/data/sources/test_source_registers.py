@@ -410,3 +410,22 @@ def test_freedict_keeps_turkish_definition_phrases_without_english_sub_entries(t
         freedict.extract(root, out, ["tr"])
     with pytest.raises(LinguaLiteError, match="fetch dict-freedict-eng-tur first"):
         freedict.extract(tmp_path / "empty", out, ["tr"])
+
+
+def test_gimp_help_reads_each_language_folder_and_fetches_english_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lingualite.data.sources import gimp_help
+
+    help_dir = tmp_path / "root" / "usr/share/gimp/2.0/help"
+    _write(help_dir / "en" / "filters" / "blur.html", "<p>The blur filter softens the image.</p>")
+    _write(help_dir / "ja" / "filters" / "blur.html", "<p>ぼかしフィルターは画像を柔らかくします。</p>")
+    out = tmp_path / "corpora"
+    assert gimp_help.extract(tmp_path / "root", out, ["ja"]) == {"en": 1, "ja": 1}
+    assert set(gimp_help.lacking(["pl", "tr", "ja"])) == {"pl", "tr"}
+    asked: list[list[str]] = []
+    monkeypatch.setattr(gimp_help, "download_and_unpack", lambda pkgs, cache: asked.append(pkgs) or cache)
+    gimp_help.fetch(tmp_path / "cache", ["ja", "pt"])
+    assert asked == [["gimp-help-en", "gimp-help-ja", "gimp-help-pt-br"]]
+    with pytest.raises(LinguaLiteError, match="fetch it first"):
+        gimp_help.extract(tmp_path / "empty", out, ["ja"])

@@ -54,6 +54,7 @@ def test_registry_and_licences_cover_every_source() -> None:
         "gnome-help",
         "install-guide",
         "freedict",
+        "gimp-help",
     }
     assert sources.DEFAULT_SOURCES == ("libreoffice", "bible", "ddtp")  # libreoffice-ui, monolingual: opt-in
     assert set(sources.LICENCES) == set(sources.SOURCES) == set(sources.DESCRIPTIONS)

@@ -21,9 +21,11 @@ frequent words (``lexicon/<lang>.txt``, from wordfreq) for the same use; a sourc
 ``outputs(out_dir, langs)`` function names its own output files this way. The sources of registers beyond
 software help write the same kind of files (``<source>/<lang>.txt``): ``handbook`` (a book on administering
 Debian), ``emacs-tutorial`` (a step-by-step lesson), ``klavaro`` (typing texts: literature, essays),
-``korean-law`` (Korean statutes and bills), ``gnome-help`` (a desktop's help), ``install-guide`` (the Debian
-installation manual), ``freedict`` (Turkish dictionary definitions), ``cldr`` (emoji names and keywords) and ``tuxpaint`` (picture descriptions); the last two are translated item by item and also write ``<source>/multiway.tsv``
-(``id<TAB>en<TAB>fr...``), a held-out evaluation register. :data:`REGISTERS` names each source's register.
+``korean-law`` (Korean statutes and bills), ``gnome-help`` (a desktop's help), ``gimp-help`` (an image
+editor's manual), ``install-guide`` (the Debian installation manual), ``freedict`` (Turkish dictionary
+definitions), ``cldr`` (emoji names and keywords) and ``tuxpaint`` (picture descriptions); the last two are
+translated item by item and also write ``<source>/multiway.tsv`` (``id<TAB>en<TAB>fr...``), a held-out
+evaluation register. :data:`REGISTERS` names each source's register.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from lingualite.data.sources import (
     emacs_tutorial,
     freedict,
     games,
+    gimp_help,
     gnome_help,
     handbook,
     install_guide,
@@ -86,6 +89,7 @@ SOURCES: dict[str, ModuleType] = {
     gnome_help.NAME: gnome_help,
     install_guide.NAME: install_guide,
     freedict.NAME: freedict,
+    gimp_help.NAME: gimp_help,
 }
 # What default runs (`lingualite data fetch`, quickstart) use: changing it changes every published number.
 DEFAULT_SOURCES: tuple[str, ...] = ("libreoffice", "bible", "ddtp")
@@ -116,6 +120,7 @@ LICENCES: dict[str, str] = {
     "gnome-help": "CC-BY-SA-3.0 (the GNOME help pages, Debian package gnome-user-docs)",
     "install-guide": "GPL-2 (the Debian installation guide, Debian package installation-guide-amd64)",
     "freedict": "GPL-2+ (FreeDict's English-Turkish dictionary, Debian package dict-freedict-eng-tur)",
+    "gimp-help": "GFDL-1.2+, no invariant sections (the GIMP user manual, Debian packages gimp-help-*)",
 }
 
 DESCRIPTIONS: dict[str, str] = {
@@ -135,6 +140,7 @@ DESCRIPTIONS: dict[str, str] = {
     "gnome-help": "The GNOME desktop help, untranslated sentences per language (opt-in)",
     "install-guide": "The Debian installation guide, untranslated sentences per language (opt-in)",
     "freedict": "Turkish definitions of English words (FreeDict English-Turkish; opt-in)",
+    "gimp-help": "The GIMP user manual, untranslated sentences per language (opt-in)",
 }
 
 # The register of each source's text: what leave-one-register-out and the register benchmark group by. A
