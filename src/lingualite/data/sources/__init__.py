@@ -113,7 +113,8 @@ LICENCES: dict[str, str] = {
     "emacs-tutorial": "GPL-3+ (the Emacs tutorial and its translations, Debian package emacs-common)",
     "klavaro": "GPL-3+ (Klavaro's typing texts, Debian package klavaro)",
     "korean-law": (
-        "Not protected works (statutes and bills, Korean Copyright Act art. 7), from the konlpy wheel (GPL-3+)"
+        "GPL-3+ (the konlpy wheel that ships them); the Constitution is not a protected work (Korean Copyright "
+        "Act, art. 7), the bills are public documents of the National Assembly"
     ),
     "cldr": "Unicode-3.0 (CLDR emoji annotations, npm packages cldr-annotations-full and -derived-full)",
     "tuxpaint": "GPL-2 (Tux Paint stamp descriptions, Debian package tuxpaint-stamps-default)",

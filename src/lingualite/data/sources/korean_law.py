@@ -9,8 +9,9 @@ that has least text in the other sources.
 line) and ``konlpy/data/corpus/kobill/*.txt`` (bills, hard-wrapped in the middle of words: only their
 one-line paragraphs are read, a wrapped one cannot be joined back without guessing where the words break),
 cleaned as the ``monolingual`` source cleans its text
-(:func:`~lingualite.data.sources.documents.kept_sentences`). Licence: statutes and bills are not protected
-works under the Korean Copyright Act (article 7); the konlpy package is GPL-3+.
+(:func:`~lingualite.data.sources.documents.kept_sentences`). Licence: the konlpy package, which ships them, is
+GPL-3+; the Constitution is not a protected work under the Korean Copyright Act (article 7), and the bills are
+public documents of the National Assembly.
 
 Register: legal.
 """
