@@ -46,6 +46,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 from lingualite.evaluation.register import (  # noqa: E402
     DEFAULT_POOL,
     DEFAULT_RECIPE_REGISTERS,
+    MIN_PAIRS,
     Projection,
     RegisterSet,
     calibration_texts,
@@ -113,6 +114,8 @@ class CachedVectors:
             out = to_dense(self.encoder.encode(chunk))
             self.vectors.update(zip(chunk, out.astype(np.float32), strict=True))
             done = i + len(chunk)
+            if done % (self.batch * 8) == 0:
+                self.save()  # a long encode that is stopped keeps what it did
             rate = done / max(time.time() - start, 1e-9)
             print(f"  {self.spec}: {done}/{len(missing)} texts ({rate:.0f}/s)", file=sys.stderr, flush=True)
         self.encoded += len(missing)
@@ -190,6 +193,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--max-pairs", type=int, default=100, help="pairs per register and pair, sampled by document"
     )
     ap.add_argument("--pool", type=int, default=DEFAULT_POOL, help="candidates per query (fixed)")
+    ap.add_argument("--min-pairs", type=int, default=MIN_PAIRS, help="smaller cells are left out (listed)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(
         "--seen", action="append", default=[], metavar="MODEL=REG,REG", help="registers a model saw"
@@ -199,7 +203,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--projection", action="append", default=[], metavar="MODEL=RUN", help="a run folder with pca/"
     )
     ap.add_argument(
-        "--calibration-pairs", type=int, default=150, help="per language, for a fitted projection"
+        "--calibration-pairs", type=int, default=100, help="per language, for a fitted projection"
     )
     ap.add_argument(
         "--loro", action="append", default=[], metavar="REGISTER=MODEL", help="trained without REGISTER"
@@ -257,6 +261,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         everyday=not args.no_everyday,
         extra_text=_kv(args.text, "--text"),
         only=args.registers,
+        min_pairs=args.min_pairs,
     )
     if not regs.cells:
         raise SystemExit(
@@ -363,6 +368,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "loro": loro,
         "p_at_1": p_at_1,
         "pool_used": pool_used,
+        "too_small": regs.too_small,
         "summary": summary,
         "fidelity": fidelity,
         "encoded": {m: {"texts": c.encoded, "seconds": round(c.seconds, 1)} for m, c in cache.items()},

@@ -71,7 +71,7 @@ def test_a_register_is_the_doc_source_and_unknown_sources_are_registers_of_their
 
 
 def test_discovery_finds_every_register_language_and_the_pivot_through_english(data_dir: Path) -> None:
-    regs = discover_registers(data_dir, ["fr", "de"], ["de-fr"], max_pairs=None, everyday=False)
+    regs = discover_registers(data_dir, ["fr", "de"], ["de-fr"], max_pairs=None, everyday=False, min_pairs=1)
     cells = {(c.register, c.pair): c for c in regs.cells}
     assert set(cells) == {
         ("help", "en-fr"), ("help", "en-de"), ("help", "de-fr"),
@@ -86,9 +86,11 @@ def test_discovery_finds_every_register_language_and_the_pivot_through_english(d
         ("Katze", "chat"),
     ]
     assert regs.texts == {"fortunes": {"fr": ["Un jour.", "Une nuit."]}}  # distinct lines; no train.tsv text
+    small = discover_registers(data_dir, ["fr"], [], everyday=False, min_pairs=4)
+    assert small.too_small == {"help en-fr": 3, "bible en-fr": 2, "newsrc en-fr": 1}
     fid = regs.fidelity_texts()
     assert set(fid["help"]) == {"en", "fr", "de"} and "Une nuit." in fid["fortunes"]["fr"]
-    only = discover_registers(data_dir, ["fr"], [], everyday=True, only=["everyday", "ui"])
+    only = discover_registers(data_dir, ["fr"], [], everyday=True, only=["everyday", "ui"], min_pairs=1)
     assert {c.register.split("/")[0] for c in only.cells} == {"everyday", "ui"} and not only.texts
 
 
@@ -184,6 +186,8 @@ def test_the_benchmark_writes_its_table_with_tfidf(data_dir: Path, tmp_path: Pat
         "4",
         "--max-pairs",
         "5",
+        "--min-pairs",
+        "2",
         "--fidelity-models",
         "--out",
         str(out),
@@ -194,7 +198,8 @@ def test_the_benchmark_writes_its_table_with_tfidf(data_dir: Path, tmp_path: Pat
     assert done.returncode == 0, done.stderr
     result = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
     assert result["pool"] == 4 and result["models"] == ["tfidf"]
-    assert {"help", "bible", "newsrc", "ui"} <= set(result["p_at_1"]["tfidf"])
+    assert {"help", "bible", "ui"} <= set(result["p_at_1"]["tfidf"])
+    assert result["too_small"]["newsrc en-fr"] == 1  # one pair: left out, and said so
     assert any(r.startswith("everyday") for r in result["registers"])
     assert result["registers"]["help"]["pairs"] == {"en-fr": 3, "en-de": 3, "de-fr": 3}
     assert result["pool_used"]["help"]["en-fr"] == 3  # three pairs: below the pool of 4, said so

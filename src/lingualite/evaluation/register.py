@@ -74,6 +74,9 @@ __all__ = [
 DEFAULT_POOL = 50
 """Candidates per query (the gold translation + 49 others): the issue's 'among 50 candidates'."""
 
+MIN_PAIRS = 20
+"""A cell with fewer held-out pairs is left out (and listed): its P@1 would say little (DDTP has 2 en-tr)."""
+
 # doc-id prefix (the source's own short name) -> register name; an unknown prefix is a register of its own name.
 REGISTER_NAMES: dict[str, str] = {
     "lo": "help",
@@ -313,6 +316,7 @@ class RegisterSet:
 
     cells: list[ParallelCell]
     texts: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    too_small: dict[str, int] = field(default_factory=dict)  # "register pair" -> pairs: cells left out
 
     @property
     def parallel_registers(self) -> list[str]:
@@ -352,18 +356,24 @@ def discover_registers(
     everyday: bool = True,
     extra_text: Mapping[str, str] = {},
     only: Sequence[str] | None = None,
+    min_pairs: int = MIN_PAIRS,
+    english: str = "en",
 ) -> RegisterSet:
     """Every register the data holds (see the module docstring); ``only`` keeps the named registers (a name
-    also matches its sub-registers: ``everyday`` keeps ``everyday/news``)."""
+    also matches its sub-registers: ``everyday`` keeps ``everyday/news``); cells with fewer than ``min_pairs``
+    pairs are left out and listed in ``too_small``. Text registers cover English too."""
     cells = parallel_cells(data_dir, langs, pivots, max_pairs, seed) if data_dir is not None else []
     if everyday:
-        cells += everyday_cells(langs, pivots, max_pairs=max_pairs)
-    texts = text_registers(data_dir, langs, extra_text, max_pairs, seed)
+        cells += everyday_cells(langs, pivots, english, max_pairs=max_pairs)
+    too_small = {f"{c.register} {c.pair}": len(c.src) for c in cells if len(c.src) < min_pairs}
+    cells = [c for c in cells if len(c.src) >= min_pairs]
+    text_langs = list(dict.fromkeys([english, *langs, *(x for p in pivots for x in p.split("-"))]))
+    texts = text_registers(data_dir, text_langs, extra_text, max_pairs, seed)
     if only:
         keep = lambda reg: any(reg == o or reg.startswith(f"{o}/") for o in only)  # noqa: E731
         cells = [c for c in cells if keep(c.register)]
         texts = {k: v for k, v in texts.items() if keep(k)}
-    return RegisterSet(cells, texts)
+    return RegisterSet(cells, texts, too_small)
 
 
 def fixed_pool_p_at_1(sim: np.ndarray, pool: int = DEFAULT_POOL, seed: int = 0) -> tuple[float, int]:
