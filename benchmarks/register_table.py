@@ -456,7 +456,6 @@ def write_loro_configs(args: argparse.Namespace) -> None:
     data_dir = data_dir_of(args)
     out: Path = args.write_loro_configs
     prefix_of = {v: k for k, v in REGISTER_NAMES.items()}
-    base = load_distill_config("distill", data_dir)
     broad = args.loro_base == "broad"
     pair_globs = [str(data_dir / "prepared" / "*" / "train.tsv")]
     mono = []
@@ -469,23 +468,26 @@ def write_loro_configs(args: argparse.Namespace) -> None:
         folder = out / reg
         folder.mkdir(parents=True, exist_ok=True)
         cfg = load_distill_config("distill", data_dir)
-        train: list[str] = []
-        for pattern in pair_globs:
-            for path in sorted(globmod.glob(pattern)):
-                src = Path(path)
-                kind = src.parent.parent.name
-                if reg == "ui" and kind == "prepared-ui" or reg == "games" and kind == "prepared-games":
-                    continue
-                if kind == "prepared" and reg in prefix_of:
-                    dst = folder / "data" / src.parent.name / "train.tsv"
-                    if not dst.is_file():
-                        dst.parent.mkdir(parents=True, exist_ok=True)
-                        write_without_sources(src, dst, {prefix_of[reg]})
-                    train.append(str(dst))
-                else:
-                    train.append(path)
-        cfg.data.train_files = train
-        cfg.data.valid_files = list(base.data.valid_files)
+        files: dict[str, list[str]] = {"train": [], "valid": []}
+        for split, patterns in (
+            ("train", pair_globs),
+            ("valid", [str(data_dir / "prepared" / "*" / "valid.tsv")]),
+        ):
+            for pattern in patterns:
+                for path in sorted(globmod.glob(pattern)):
+                    src = Path(path)
+                    kind = src.parent.parent.name
+                    if (reg, kind) in (("ui", "prepared-ui"), ("games", "prepared-games")):
+                        continue
+                    if kind == "prepared" and reg in DEFAULT_RECIPE_REGISTERS:  # a source of the mixed files
+                        dst = folder / "data" / src.parent.name / f"{split}.tsv"
+                        if not dst.is_file():
+                            dst.parent.mkdir(parents=True, exist_ok=True)
+                            write_without_sources(src, dst, {prefix_of[reg]})
+                        files[split].append(str(dst))
+                    else:
+                        files[split].append(path)
+        cfg.data.train_files, cfg.data.valid_files = files["train"], files["valid"]
         if broad:
             cfg.data.max_train_pairs = 700_000
             cfg.data.monolingual_files = [m for m in mono if Path(m).parent.name != reg]

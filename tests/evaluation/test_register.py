@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 from lingualite.evaluation.register import (
     ParallelCell,
@@ -204,3 +205,27 @@ def test_the_benchmark_writes_its_table_with_tfidf(data_dir: Path, tmp_path: Pat
     assert result["registers"]["help"]["pairs"] == {"en-fr": 3, "en-de": 3, "de-fr": 3}
     assert result["pool_used"]["help"]["en-fr"] == 3  # three pairs: below the pool of 4, said so
     assert "Mean XSR P@1 per register" in out.with_suffix(".md").read_text(encoding="utf-8")
+
+
+def test_loro_configs_hold_out_each_register_and_print_their_commands(tmp_path: Path) -> None:
+    data = tmp_path / "d"
+    mixed = [("a", "b", "lo:1"), ("c", "d", "bible:G:1"), ("e", "f", "ddtp:x")]
+    for split in ("train", "valid"):
+        _write(data / "prepared" / "en-fr" / f"{split}.tsv", mixed)
+    _write(data / "prepared-ui" / "en-fr" / "train.tsv", [("g", "h", "loui:x")])
+    _write(data / "prepared-games" / "en-fr" / "train.tsv", [("i", "j", "games:x")])
+    out = tmp_path / "loro"
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "register_table.py"), "--data-dir", str(data)]
+    done = subprocess.run(
+        [*cmd, "--write-loro-configs", str(out)], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        f"lingualite distill --config {out / 'bible' / 'distill.yaml'} --output {out / 'bible' / 'model'}"
+        in done.stdout
+    )
+    assert f"--loro ui={out / 'ui' / 'model'}" in done.stdout
+    for split in ("train", "valid"):  # the held-out source is gone from both, the others stay
+        assert (out / "bible" / "data" / "en-fr" / f"{split}.tsv").read_text() == "a\tb\tlo:1\ne\tf\tddtp:x\n"
+    train = " ".join(yaml.safe_load((out / "ui" / "distill.yaml").read_text())["data"]["train_files"])
+    assert "prepared-ui" not in train and "prepared-games" in train
