@@ -306,7 +306,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             scores, _ = score_retrieval(cache[spec], cells, args.pool, args.seed)
             p_at_1[LORO].update(scores)
     seen = seen_of(args, models)
-    summary = summarise(p_at_1, seen, args.references, ENGLISH)
+    pair_order = [f"{ENGLISH}-{lang}" for lang in args.langs] + list(args.pivots)
+    summary = summarise(p_at_1, seen, args.references, ENGLISH, pair_order)
 
     fidelity: dict[str, Any] = {}
     texts = regs.fidelity_texts(args.max_pairs)
@@ -363,6 +364,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             f"every model; a tie is a miss); at most {args.max_pairs} held-out test pairs per register and pair, "
             "one per document before a second of any"
         ),
+        "pairs": [p for p in pair_order if any(c.pair == p for c in regs.cells)],
         "registers": registers,
         "seen": {m: seen.get(m, []) for m in p_at_1},
         "loro": loro,

@@ -67,7 +67,10 @@ def register_table(data: dict[str, Any]) -> list[str]:
         f"the gap to {', '.join(short_spec(r) for r in refs)} on the same cells.",
         "",
     ]
-    pairs = list(dict.fromkeys(p for m in models for p in summary.get(m, {}).get("by_pair", {})))
+    found = list(dict.fromkeys(p for m in models for p in summary.get(m, {}).get("by_pair", {})))
+    pairs = [p for p in data.get("pairs", []) if p in found] + [
+        p for p in found if p not in data.get("pairs", [])
+    ]
     body = []
     for pair in pairs:
         row = [pair]

@@ -143,9 +143,11 @@ def summarise(
     seen: Mapping[str, Sequence[str]],
     references: Sequence[str],
     english: str = "en",
+    pair_order: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Per model: the mean per register (en-xx pairs, non-English pairs), and per pair the mean over all
-    registers, over the registers it never saw, and the gap to each reference on those same cells."""
+    registers, over the registers it never saw, and the gap to each reference on those same cells; the pairs
+    of ``pair_order`` first, in its order."""
     out: dict[str, Any] = {}
     for model, by_reg in p_at_1.items():
         unseen = [r for r in by_reg if r not in set(seen.get(model, ()))]
@@ -156,7 +158,8 @@ def summarise(
             }
             for reg, row in by_reg.items()
         }
-        pairs = list(dict.fromkeys(p for row in by_reg.values() for p in row))
+        found = list(dict.fromkeys(p for row in by_reg.values() for p in row))
+        pairs = [p for p in pair_order if p in found] + [p for p in found if p not in pair_order]
         by_pair: dict[str, dict[str, Any]] = {}
         for pair in pairs:
             row: dict[str, Any] = {

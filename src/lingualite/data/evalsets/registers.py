@@ -191,7 +191,10 @@ def parallel_cells(
                 by_reg[(reg, lang)].setdefault((doc, en), xx)
                 origin[reg].add(path.parent.parent.name)
     cells = []
-    registers = sorted({reg for reg, _ in by_reg})
+    known = list(REGISTER_NAMES.values())
+    registers = sorted(
+        {reg for reg, _ in by_reg}, key=lambda r: (known.index(r) if r in known else len(known), r)
+    )
     for reg in registers:
         where = ", ".join(f"{o}/*/test.tsv" for o in sorted(origin[reg]))
         for lang in langs:
