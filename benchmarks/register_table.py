@@ -57,7 +57,7 @@ from lingualite.evaluation.register import (  # noqa: E402
     score_retrieval,
     summarise,
 )
-from lingualite.languages import CHECK_PIVOTS, ENGLISH, TRANSLATION_LANGS  # noqa: E402
+from lingualite.text.languages import CHECK_PIVOTS, ENGLISH, TRANSLATION_LANGS  # noqa: E402
 
 BASELINES = ("use-m", "e5-small", "tfidf", "minilm")
 PACKAGED_SEEN = {"lingualite-small": DEFAULT_RECIPE_REGISTERS, "lingualite-static": DEFAULT_RECIPE_REGISTERS}
@@ -81,7 +81,7 @@ class CachedVectors:
     @property
     def encoder(self) -> Any:
         if self._encoder is None:
-            from lingualite.encoders.loading import load_encoder
+            from lingualite.encoders.resolve import load_encoder
 
             self._encoder = load_encoder(self.spec, threads=self.threads)
         return self._encoder
@@ -221,7 +221,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def data_dir_of(args: argparse.Namespace) -> Path:
     if args.data_dir is not None:
         return args.data_dir
-    from lingualite.config.loading import default_data_dir
+    from lingualite.config.parsing import default_data_dir
 
     return Path(default_data_dir())
 

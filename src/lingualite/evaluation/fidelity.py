@@ -77,7 +77,7 @@ def exact_projection(folder: Path) -> Projection | None:
     pca = Path(folder) / "pca"
     if not (pca / "config.json").is_file():
         return None
-    from lingualite.distill.pca import load_projection
+    from lingualite.recipes.distill.pca import load_projection
 
     p = load_projection(pca)
     return Projection(p.components, p.bias, f"the run's PCA layer ({pca})")
