@@ -142,14 +142,7 @@ PAGES = (
         "games, everyday sentences, untranslated text) and language, for the shipped students beside USE-m, "
         "multilingual-e5-small and TF-IDF, with a fixed pool of candidates per query "
         "([research notes](../research/out-of-domain.md) has the reasoning).",
-        (
-            Section(
-                "register_table.json",
-                "Every register, every language",
-                register_table,
-                "python benchmarks/register_table.py",
-            ),
-        ),
+        (Section("register_table.json", "Every register, every language", register_table),),
     ),
     ResultsPage(
         "mining-and-alignment",
