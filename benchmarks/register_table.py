@@ -215,6 +215,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--cache", type=Path, default=None, help="vector cache folder (by content, per model)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/register_table"))
+    ap.add_argument("--update-cards", action="store_true", help="write the table into the packaged cards")
     return ap.parse_args(argv)
 
 
@@ -509,6 +510,44 @@ def write_loro_configs(args: argparse.Namespace) -> None:
     print("python benchmarks/register_table.py ... " + " ".join(flags))
 
 
+CARDS = Path(__file__).resolve().parents[1] / "packages" / "lingualite-models" / "src" / "lingualite_models"
+
+
+def update_cards(result: dict[str, Any], cards: Path = CARDS) -> list[Path]:
+    """Put the register table of ``lingualite-small`` / ``lingualite-static`` (with the gap to the teacher)
+    into their model cards in the repository's package, replacing an earlier one (#40 item 5)."""
+    from lingualite.reproduce.packaged_build import register_section
+
+    written = []
+    for name, folder in (("lingualite-small", "small"), ("lingualite-static", "static")):
+        card = cards / folder / "README.md"
+        if name not in result["p_at_1"] or not card.is_file():
+            continue
+        table = {"pool": result["pool"], "max_pairs": result["max_pairs"], "p_at_1": result["p_at_1"][name]}
+        teacher = result["teacher"]
+        section = register_section(
+            table, tuple(result["seen"].get(name, ())), result["p_at_1"].get(teacher), teacher
+        )
+        text = card.read_text(encoding="utf-8")
+        head, sep, tail = text.partition("## Registers: XSR P@1 per language")
+        if sep:  # replace the earlier section: up to the next line that starts a section or the usage line
+            rest = tail.split("\n")
+            end = next(
+                (i for i, line in enumerate(rest) if i > 0 and line.startswith(("## ", "Use: "))), len(rest)
+            )
+            text = head + "\n".join(rest[end:])
+        marker = "Use: `lingualite encode"
+        head, sep, tail = text.partition(marker)
+        text = (
+            head + "\n".join(section) + "\n\n" + sep + tail
+            if sep
+            else text + "\n" + "\n".join(section) + "\n"
+        )
+        card.write_text(text, encoding="utf-8")
+        written.append(card)
+    return written
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.write_loro_configs is not None:
@@ -522,6 +561,9 @@ def main(argv: list[str] | None = None) -> None:
     text = markdown(result)
     args.out.with_suffix(".md").write_text(text, encoding="utf-8")
     print(text)
+    if args.update_cards:
+        for card in update_cards(result):
+            print(f"updated {card}", file=sys.stderr)
 
 
 if __name__ == "__main__":

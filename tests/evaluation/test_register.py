@@ -229,3 +229,26 @@ def test_loro_configs_hold_out_each_register_and_print_their_commands(tmp_path: 
         assert (out / "bible" / "data" / "en-fr" / f"{split}.tsv").read_text() == "a\tb\tlo:1\ne\tf\tddtp:x\n"
     train = " ".join(yaml.safe_load((out / "ui" / "distill.yaml").read_text())["data"]["train_files"])
     assert "prepared-ui" not in train and "prepared-games" in train
+
+
+def test_the_register_table_goes_into_the_model_cards_once(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("register_table", ROOT / "benchmarks" / "register_table.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    (tmp_path / "small").mkdir()
+    card = tmp_path / "small" / "README.md"
+    card.write_text("# lingualite-small\n\n## Check\n\nx\n\nUse: `lingualite encode --model m`.\n")
+    result = {
+        "pool": 50,
+        "max_pairs": 60,
+        "teacher": "use-m",
+        "seen": {"lingualite-small": ["help"]},
+        "p_at_1": {"lingualite-small": {"help": {"en-fr": 1.0}}, "use-m": {"help": {"en-fr": 0.9}}},
+    }
+    assert module.update_cards(result, tmp_path) == [card]
+    once = card.read_text()
+    assert "| en-fr | 1.000 (+0.100) |" in once and once.index("## Registers") < once.index("Use: ")
+    module.update_cards(result, tmp_path)
+    assert card.read_text() == once  # replaced, not added twice
