@@ -331,6 +331,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         projection = projection_for(spec, vec, teacher, calibration, projection_run)
         fidelity[label] = fidelity_table(vec, teacher, items, projection)
         fidelity[label]["model"] = spec
+        saw = set(seen_of(args, models).get(spec, ()))
+        fidelity[label]["by_language_unseen"] = _unseen_means(fidelity[label]["by_register"], saw)
         print(f"{label}: fidelity {fidelity[label]['by_language']}", file=sys.stderr, flush=True)
     if LORO in p_at_1:
         merged: dict[str, Any] = {"by_register": {}, "pca_ceiling": {}, "projection": {}}
@@ -377,6 +379,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "encoded": {m: {"texts": c.encoded, "seconds": round(c.seconds, 1)} for m, c in cache.items()},
         "seconds": round(time.time() - start, 1),
     }
+
+
+def _unseen_means(by_register: dict[str, dict[str, float]], seen: set[str]) -> dict[str, float]:
+    """Per language, the mean fidelity over the registers the model was not trained on."""
+    langs = sorted({lang for row in by_register.values() for lang in row})
+    out = {}
+    for lang in langs:
+        values = [row[lang] for reg, row in by_register.items() if reg not in seen and lang in row]
+        if values:
+            out[lang] = round(float(np.mean(values)), 4)
+    return out
 
 
 def argv_is_cli() -> bool:

@@ -252,3 +252,17 @@ def test_the_register_table_goes_into_the_model_cards_once(tmp_path: Path) -> No
     assert "| en-fr | 1.000 (+0.100) |" in once and once.index("## Registers") < once.index("Use: ")
     module.update_cards(result, tmp_path)
     assert card.read_text() == once  # replaced, not added twice
+
+
+def test_everyday_sub_registers_become_registers_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lingualite.data.evalsets import everyday
+    from lingualite.evaluation.register import everyday_cells
+
+    sets = {"daily": (["Hello.", "Rain."], ["Bonjour.", "Pluie."]), "news": (["A report."], ["Un rapport."])}
+    monkeypatch.setattr(everyday, "everyday_registers", lambda: ("daily", "news"), raising=False)
+    monkeypatch.setattr(everyday, "everyday_pairs", lambda src, tgt, register=None: sets[register])
+    cells = everyday_cells(["fr"])
+    assert [(c.register, c.pair, c.src) for c in cells] == [
+        ("everyday/daily", "en-fr", ["Hello.", "Rain."]),
+        ("everyday/news", "en-fr", ["A report."]),
+    ]

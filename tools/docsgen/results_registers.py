@@ -124,6 +124,9 @@ def register_table(data: dict[str, Any]) -> list[str]:
             body = [[reg, *(num(by_reg[reg].get(lang)) for lang in langs)] for reg in by_reg]
             if f.get("by_language"):
                 body.append(["mean", *(num(f["by_language"].get(lang)) for lang in langs)])
+            if f.get("by_language_unseen"):
+                unseen = f["by_language_unseen"]
+                body.append(["mean, registers never seen", *(num(unseen.get(lang)) for lang in langs)])
             ceiling = f.get("pca_ceiling", {})
             if ceiling:
                 means = {
