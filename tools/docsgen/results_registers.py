@@ -36,6 +36,13 @@ def register_table(data: dict[str, Any]) -> list[str]:
         use = "" if row.get("kind") == "parallel" else " (fidelity only)"
         described.append([reg, row.get("origin", ""), f"{len(sizes)} {unit[0]}, {span} {unit[1]} each{use}"])
     lines += [*table(["register", "from", "held-out data"], described, "lll"), ""]
+    smaller = {reg: sorted(set(row.values())) for reg, row in data.get("pool_used", {}).items() if row}
+    if smaller:
+        said = ", ".join(f"{reg} ({'/'.join(map(str, sizes))})" for reg, sizes in smaller.items())
+        lines += [
+            f"Cells with fewer than {data['pool']} pairs search all of them, a smaller pool: {said}.",
+            "",
+        ]
     if data.get("too_small"):
         left = ", ".join(f"{k} ({v})" for k, v in data["too_small"].items())
         lines += [f"Left out, too few held-out pairs: {left}.", ""]
