@@ -18,6 +18,7 @@ from tools.docsgen.results_languages import (
     matryoshka_quantization,
     serve_routes,
 )
+from tools.docsgen.results_registers import register_table
 from tools.docsgen.results_speed import bf16_profile, encode_speed
 from tools.docsgen.results_training import (
     crash_harness,
@@ -133,6 +134,15 @@ PAGES = (
                 f"{LOSO_BROAD} --config (distill.yaml with student.num_layers: 2)",
             ),
         ),
+    ),
+    ResultsPage(
+        "registers",
+        "Registers",
+        "Retrieval and teacher fidelity per register (software help, package descriptions, Bible, UI strings, "
+        "games, everyday sentences, untranslated text) and language, for the shipped students beside USE-m, "
+        "multilingual-e5-small and TF-IDF, with a fixed pool of candidates per query "
+        "([research notes](../research/out-of-domain.md) has the reasoning).",
+        (Section("register_table.json", "Every register, every language", register_table),),
     ),
     ResultsPage(
         "mining-and-alignment",

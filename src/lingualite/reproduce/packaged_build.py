@@ -25,6 +25,7 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import write_json
 from lingualite.data.evalsets.everyday import everyday_pairs
 from lingualite.data.sources import DESCRIPTIONS, LICENCES
+from lingualite.evaluation.register import DEFAULT_RECIPE_REGISTERS
 from lingualite.text.languages import CHECK_PIVOTS, ENGLISH, LANGUAGES, TRANSLATION_LANGS, parse_pair
 
 __all__ = [
@@ -33,6 +34,8 @@ __all__ = [
     "build_packaged_models",
     "everyday_check",
     "folder_bytes",
+    "register_check",
+    "register_section",
 ]
 
 # What the ONNX runtime (and a reader of the folder) needs: the tokenizer, the limits, the module files; not the
@@ -71,6 +74,66 @@ def everyday_check(spec: str) -> dict[str, float]:
     return scores
 
 
+REGISTER_MAX_PAIRS = 100  # held-out pairs per register and language pair in the card's register table
+
+
+def register_check(spec: str, data_dir: Path) -> dict[str, Any]:
+    """XSR P@1 of model ``spec`` per register and pair (:mod:`lingualite.evaluation.register`: every register
+    the prepared test files and the everyday set hold, a fixed pool of candidates per query): the card's
+    register table. Fast for the students (one encode of a few thousand sentences)."""
+    import numpy as np
+
+    from lingualite.encoders.resolve import load_encoder
+    from lingualite.evaluation.base import to_dense
+    from lingualite.evaluation.register import DEFAULT_POOL, discover_registers, score_retrieval
+
+    regs = discover_registers(data_dir, TRANSLATION_LANGS, CHECK_PIVOTS, REGISTER_MAX_PAIRS)
+    encoder = load_encoder(spec)
+    cache: dict[str, Any] = {}
+
+    def vectors(texts: list[str]) -> Any:
+        missing = [t for t in dict.fromkeys(texts) if t not in cache]
+        if missing:
+            cache.update(zip(missing, to_dense(encoder.encode(missing)), strict=True))
+        return np.stack([cache[t] for t in texts])
+
+    scores, _ = score_retrieval(vectors, regs.cells, DEFAULT_POOL)
+    return {"pool": DEFAULT_POOL, "max_pairs": REGISTER_MAX_PAIRS, "p_at_1": scores}
+
+
+def register_section(
+    table: dict[str, Any], seen: tuple[str, ...], reference: dict[str, Any] | None = None, ref_name: str = ""
+) -> list[str]:
+    """The card's register table: P@1 per language pair (rows) and register (columns), the registers the
+    model was trained on marked ``*``, each cell with its gap to ``reference`` (same cells) when given."""
+    scores = table["p_at_1"]
+    registers = list(scores)
+    pairs = list(dict.fromkeys(p for row in scores.values() for p in row))
+    lines = [
+        "## Registers: XSR P@1 per language",
+        "",
+        f"Each query searches a fixed pool of {table['pool']} candidates (its translation and "
+        f"{table['pool'] - 1} other held-out sentences of the same register and language pair), at most "
+        f"{table['max_pairs']} held-out pairs per cell (`benchmarks/register_table.py`). `*`: a register the "
+        "model was trained on (held-out documents of it); every other register is text it never saw"
+        + (f"; in brackets the gap to {ref_name} on the same pairs." if reference else "."),
+        "",
+        "| pair | " + " | ".join(f"{r}{'*' if r in seen else ''}" for r in registers) + " |",
+        "|---|" + "---:|" * len(registers),
+    ]
+    for pair in pairs:
+        cells = []
+        for reg in registers:
+            value = scores[reg].get(pair)
+            ref = (reference or {}).get(reg, {}).get(pair)
+            if value is None:
+                cells.append("–")
+            else:
+                cells.append(f"{value:.3f}" + (f" ({value - ref:+.3f})" if ref is not None else ""))
+        lines.append(f"| {pair} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def build_packaged_models(
     out_dir: Path, data_dir: Path, work: Path, say: Callable[[str], None] = print, threads: int | None = None
 ) -> dict[str, Any]:
@@ -91,10 +154,14 @@ def build_packaged_models(
         export_onnx(runs["small"], onnx, quantize="int8")
     built = {
         "small": _assemble(
-            out_dir / "small", lambda tmp: _small_files(onnx, tmp), runs["small"], "onnx-int8"
+            out_dir / "small", lambda tmp: _small_files(onnx, tmp), runs["small"], "onnx-int8", data_dir
         ),
         "static": _assemble(
-            out_dir / "static", lambda tmp: _static_files(runs["static"], tmp), runs["static"], "static"
+            out_dir / "static",
+            lambda tmp: _static_files(runs["static"], tmp),
+            runs["static"],
+            "static",
+            data_dir,
         ),
     }
     total = sum(folder_bytes(out_dir / name) for name in built)
@@ -182,7 +249,9 @@ def _static_files(run: Path, out: Path) -> None:
         save_file({k: v.astype("float16") for k, v in tensors.items()}, str(table))
 
 
-def _assemble(target: Path, write: Callable[[Path], None], run: Path, runtime: str) -> dict[str, Any]:
+def _assemble(
+    target: Path, write: Callable[[Path], None], run: Path, runtime: str, data_dir: Path | None = None
+) -> dict[str, Any]:
     from lingualite.models.checksums import write_checksums
 
     summary = json.loads((run / "summary.json").read_text(encoding="utf-8"))
@@ -192,7 +261,8 @@ def _assemble(target: Path, write: Callable[[Path], None], run: Path, runtime: s
         write(tmp)
         write_checksums(tmp)
         checks = everyday_check(f"{runtime}:{tmp}")
-        (tmp / "README.md").write_text(_card(target.name, summary, checks), encoding="utf-8")
+        registers = register_check(f"{runtime}:{tmp}", data_dir) if data_dir is not None else None
+        (tmp / "README.md").write_text(_card(target.name, summary, checks, registers), encoding="utf-8")
     return {
         "folder": str(target),
         "megabytes": round(folder_bytes(target) / 1e6, 2),
@@ -200,7 +270,9 @@ def _assemble(target: Path, write: Callable[[Path], None], run: Path, runtime: s
     }
 
 
-def _card(name: str, summary: dict[str, Any], checks: dict[str, float]) -> str:
+def _card(
+    name: str, summary: dict[str, Any], checks: dict[str, float], registers: dict[str, Any] | None = None
+) -> str:
     """The packaged model's card: what it is, its languages, data and licences, and how it scores."""
     title = {"small": "lingualite-small", "static": "lingualite-static"}[name]
     kind = {
@@ -244,6 +316,7 @@ def _card(name: str, summary: dict[str, Any], checks: dict[str, float]) -> str:
         "|---|---:|",
         *(f"| {pair} | {p:.3f} |" for pair, p in checks.items()),
         "",
+        *([*register_section(registers, DEFAULT_RECIPE_REGISTERS), ""] if registers else []),
         f"Use: `lingualite encode --model {title} --input FILE --output vectors.npy`.",
     ]
     return "\n".join(lines) + "\n"
