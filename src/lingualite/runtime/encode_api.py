@@ -39,6 +39,15 @@ def _calibration(calibration: CalibrationLike) -> Calibration | None:
     return Calibration.load(calibration)
 
 
+def _texts(texts: Sequence[str]) -> list[str]:
+    """``texts`` as a list, each a non-blank string (:func:`lingualite.data.lines.check_not_blank`)."""
+    from lingualite.data.lines import check_not_blank
+
+    texts = list(texts)
+    check_not_blank(texts, None)
+    return texts
+
+
 def _encoder(model: Any, threads: int | None, batch_size: int | None) -> Any:
     """A loaded encoder as given, or the one a spec names."""
     if not isinstance(model, str | Path):
@@ -74,8 +83,9 @@ def encode(
     """
     fmt = OutputFormat(dimensions, precision, _calibration(calibration), model)
     fmt.check()
+    texts = _texts(texts)
     encoder = _encoder(model, threads, batch_size)
-    vectors = dense_vectors(encoder, list(texts), len(texts))
+    vectors = dense_vectors(encoder, texts, len(texts))
     warning = check_dimensions(model, dimensions, int(vectors.shape[1]))
     if warning:
         logger.warning(warning)
