@@ -30,6 +30,7 @@ from lingualite.retrieval import (
     search_device,
     xsr_from_similarity,
 )
+from lingualite.text_sanitation import not_a_list
 
 
 def load_distractors(path: str | Path, column: int = 1) -> list[str]:
@@ -72,6 +73,9 @@ def evaluate_xsr(
     :param distractors: extra target-language sentences for the pool.
     """
     check_method(method)
+    for what, texts in (("src", src), ("tgt", tgt), ("distractors", distractors)):
+        if (error := not_a_list(texts, what)) is not None:
+            raise error
     if len(src) != len(tgt) or not src:
         raise ValueError("XSR needs the same, non-zero number of sources and targets")
     if queries is None and pool is None and not distractors:

@@ -40,10 +40,16 @@ def _calibration(calibration: CalibrationLike) -> Calibration | None:
 
 
 def _texts(texts: Sequence[str]) -> list[str]:
-    """``texts`` as a list, each a non-blank string (:func:`lingualite.data.lines.check_not_blank`)."""
+    """``texts`` as a list, each a non-blank string (:func:`lingualite.data.lines.check_not_blank`); one
+    string, bytes, a dict or a set is a :class:`TypeError` (:func:`lingualite.text_sanitation.not_a_list`)."""
     from lingualite.data.lines import check_not_blank
+    from lingualite.text_sanitation import check_texts, not_a_list
 
+    error = not_a_list(texts)
+    if error is not None:
+        raise error
     texts = list(texts)
+    check_texts(texts)
     check_not_blank(texts, None)
     return texts
 
