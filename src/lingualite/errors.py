@@ -9,6 +9,17 @@ class LinguaLiteError(Exception):
     """Base class: an error the user can fix (bad file, bad config); the CLI prints it on one line."""
 
 
+def check_finite(value: float | None, name: str) -> float | None:
+    """``value`` unchanged (None passes), or a :class:`LinguaLiteError` naming ``name`` when it is NaN or
+    infinite: every float parameter of the Python API and every float option of the CLI is a finite number
+    (docs/guarantees.md)."""
+    import math
+
+    if value is not None and not (isinstance(value, int | float) and math.isfinite(value)):
+        raise LinguaLiteError(f"{name}: {value!r} is not a finite number")
+    return value
+
+
 class BadInputError(LinguaLiteError):
     """Malformed input data. The message names the file and (1-based) line."""
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from lingualite.alignment.dp_core import band_around_path, full_band, run_dp
 from lingualite.alignment.result import Alignment, allowed_moves, blocks_from_moves
-from lingualite.errors import LinguaLiteError
+from lingualite.errors import LinguaLiteError, check_finite
 
 __all__ = [
     "SKIP_PERCENTILE",
@@ -71,6 +71,8 @@ class VecalignConfig:
     def __post_init__(self) -> None:
         if self.max_block < 1:
             raise LinguaLiteError(f"max_block: must be >= 1 (got {self.max_block})")
+        check_finite(self.skip_cost, "skip_cost")
+        check_finite(self.skip_percentile, "skip_percentile")
         if not 0.0 <= self.skip_percentile <= 1.0:
             raise LinguaLiteError(f"skip_percentile: must be in [0, 1] (got {self.skip_percentile})")
         if self.skip_cost is not None and self.skip_cost < 0:

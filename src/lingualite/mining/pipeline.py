@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from lingualite.device import resolve_device
-from lingualite.errors import LinguaLiteError
+from lingualite.errors import LinguaLiteError, check_finite
 from lingualite.io_utils import atomic_file, check_not_input, write_json
 from lingualite.mining.margin import MinedBitext, Neighbours, best_candidates, check_mode, combine
 from lingualite.mining.shards import build_ivf, exact_cosines, resort, search_shards
@@ -57,6 +57,9 @@ class MineSettings:
     device: str = "auto"
     """Where the encoders run, and the exact search on a GPU (:mod:`lingualite.device`); not part of the
     work folder's fingerprint: shards encoded on one device are searched on another."""
+
+    def __post_init__(self) -> None:
+        check_finite(self.threshold, "threshold")
 
     def fingerprint(self, model: str, src: Path, tgt: Path) -> dict[str, object]:
         """What the work folder's files depend on (not mode, threshold or 1:1: those only select): the

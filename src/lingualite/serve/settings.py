@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lingualite.errors import LinguaLiteError
+from lingualite.errors import LinguaLiteError, check_finite
 
 __all__ = ["ServeSettings"]
 
@@ -51,7 +51,9 @@ class ServeSettings:
         for name in ("max_batch", "max_texts", "max_chars", "max_body_bytes", "max_k"):
             if getattr(self, name) < 1:
                 raise LinguaLiteError(f"serve: {name} must be at least 1, got {getattr(self, name)}")
-        if not 0 < self.read_timeout < float("inf"):
+        check_finite(self.read_timeout, "serve: read_timeout")
+        check_finite(self.max_wait_ms, "serve: max_wait_ms")
+        if not self.read_timeout > 0:
             raise LinguaLiteError(f"serve: read_timeout must be > 0 seconds, got {self.read_timeout}")
         if self.max_wait_ms < 0:
             raise LinguaLiteError(f"serve: max_wait_ms must be >= 0, got {self.max_wait_ms}")
