@@ -65,6 +65,10 @@ class ServeSettings:
             raise LinguaLiteError("serve: the API key must be printable ASCII (it travels in an HTTP header)")
         if self.api_key is not None and " " in self.api_key:
             raise LinguaLiteError("serve: the API key must not contain spaces")
+        from lingualite.serve.hosts import check_allowed_host
+
+        for pattern in self.allowed_hosts:
+            check_allowed_host(pattern)
         for name in self.served_model_names:
             if not name.strip() or not name.isprintable():
                 raise LinguaLiteError(
