@@ -40,7 +40,13 @@ from transformers import PreTrainedTokenizerFast
 
 from lingualite.config.distill import DistillConfig
 from lingualite.config.sections import check_matryoshka
-from lingualite.data.pairs import ParallelCorpus, expand_files, load_validation_pairs, read_pairs
+from lingualite.data.pairs import (
+    ParallelCorpus,
+    expand_files,
+    load_validation_pairs,
+    read_pairs,
+    report_coverage,
+)
 from lingualite.data.tokenized import BucketedBatches, TokenizedPairs
 from lingualite.device import announce, resolve_device
 from lingualite.distill.loss import MultilingualMSELoss
@@ -113,6 +119,7 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
     cfg.check("config")  # a config built in Python never went through the loader's checks
     with _timed(summary, "read_pairs"):
         train_files = expand_files(cfg.data.train_files, "training")
+        summary["languages"] = report_coverage(cfg.data.train_files, train_files, "distill")
         if cfg.ranker.enabled:  # paper 002's relevance ranker: prompted queries and passages
             corpus, summary["ranker"] = ranker_corpus(cfg, train_files)
         else:

@@ -41,7 +41,7 @@ from torch import nn
 from transformers import PreTrainedTokenizerFast
 
 from lingualite.config.monolingual import MonolingualConfig
-from lingualite.data.pairs import expand_files
+from lingualite.data.pairs import expand_files, report_coverage
 from lingualite.device import announce, resolve_device
 from lingualite.errors import LinguaLiteError
 from lingualite.losses.alignment import SentenceAlignmentLoss
@@ -167,6 +167,7 @@ def _set_up(
 ) -> _Setup:
     """Documents (one language each), the shared vocabulary, the tokenized corpus, a fresh model."""
     train_files = expand_files(cfg.data.train_files, "training")
+    summary["languages"] = report_coverage(cfg.data.train_files, train_files, "monolingual")
     if cfg.data.valid_files:  # compared as resolved files: two globs may name the same file
         shared = {f.resolve() for f in train_files} & {
             f.resolve() for f in expand_files(cfg.data.valid_files, "validation")
