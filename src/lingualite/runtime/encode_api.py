@@ -39,6 +39,24 @@ def _calibration(calibration: CalibrationLike) -> Calibration | None:
     return Calibration.load(calibration)
 
 
+def _check_arguments(**given: Any) -> None:
+    """The keyword arguments of :func:`encode` / :func:`encode_file`, checked before any work."""
+    from lingualite.errors import check_argument
+
+    kinds = {
+        "normalize": (bool, None, False),
+        "dimensions": (int, 1, True),
+        "precision": (str, None, False),
+        "batch_size": (int, 1, True),
+        "threads": (int, 1, True),
+        "workers": (int, 1, False),
+        "progress": (bool, None, False),
+    }
+    for name, value in given.items():
+        kind, minimum, none = kinds[name]
+        check_argument(value, name, kind, minimum, none)
+
+
 def _texts(texts: Sequence[str]) -> list[str]:
     """``texts`` as a list, each a non-blank string (:func:`lingualite.data.lines.check_not_blank`); one
     string, bytes, a dict or a set is a :class:`TypeError` (:func:`lingualite.text_sanitation.not_a_list`)."""
@@ -87,6 +105,13 @@ def encode(
     :raises LinguaLiteError: ``dimensions`` above the model's; ranges of other vectors. A size the model was
         not trained for is logged as a warning.
     """
+    _check_arguments(
+        normalize=normalize,
+        dimensions=dimensions,
+        precision=precision,
+        batch_size=batch_size,
+        threads=threads,
+    )
     fmt = OutputFormat(dimensions, precision, _calibration(calibration), model)
     fmt.check()
     texts = _texts(texts)
@@ -127,6 +152,15 @@ def encode_file(
     from lingualite.io_utils import check_not_input
     from lingualite.runtime.precision import calibration_path
 
+    _check_arguments(
+        normalize=normalize,
+        dimensions=dimensions,
+        precision=precision,
+        batch_size=batch_size,
+        threads=threads,
+        workers=workers,
+        progress=progress,
+    )
     fmt = OutputFormat(dimensions, precision, _calibration(calibration), str(model))
     fmt.check()
     if precision != "float32":
