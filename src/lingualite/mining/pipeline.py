@@ -234,6 +234,8 @@ def mine_files(
     from lingualite.encoders.spec import spec_folder
     from lingualite.io_utils import clean_leftovers
     from lingualite.run_folder import open_run
+    from lingualite.runtime.encode_file import count_lines
+    from lingualite.runtime.parallel_encode import check_not_fitted
 
     settings = settings or MineSettings()
     src, tgt, output = Path(src), Path(tgt), Path(output)
@@ -243,7 +245,13 @@ def mine_files(
     check_not_input(output, [src, tgt])
     work = Path(work_dir) if work_dir is not None else output.with_name(output.name + ".work")
     models = [f for m in (model, settings.rescore_model) if m and (f := spec_folder(m)) is not None]
-    check_separate(output, [work, *models])  # the pairs file never lands in a model or the work folder
+    check_separate(output, [work], what="the work folder (--work-dir)")  # the pairs file never lands in it
+    check_separate(output, models)
+    for model_spec in (model, settings.rescore_model):
+        if model_spec:
+            check_not_fitted(model_spec, "mine encodes each side in shards")
+    for path in (src, tgt):  # an empty side, a blank line: refused before the work folder exists
+        count_lines(path)
     progress, seconds = _Progress(report), {}
     clean_leftovers(output.parent, target=output.name)  # a killed run's temp file of the output
     with open_run(work, "mine", overwrite=overwrite, inputs=[src, tgt, *models]):
