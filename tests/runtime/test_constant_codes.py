@@ -73,3 +73,22 @@ def test_a_calibration_file_with_empty_ranges_is_refused(tmp_path: Path) -> None
     cal.save(tmp_path / "c.calibration.json")
     with pytest.raises(LinguaLiteError, match="empty"):
         Calibration.load(tmp_path / "c.calibration.json")
+
+
+@pytest.mark.parametrize("text", ["the cat\n", "the cat\nthe cat\n"])
+def test_an_int8_index_refuses_ranges_of_one_vector(static_model: Path, tmp_path: Path, text: str) -> None:
+    """The sibling in `index build --quantization int8`: FAISS's scalar quantizer learns its ranges from the
+    documents; one document (or identical ones) gave every code the same value, and documents added later
+    were found at random (3 of 19 exact-text queries first)."""
+    from lingualite.search import SearchIndex
+
+    docs = tmp_path / "docs.txt"
+    docs.write_text(text)
+    with pytest.raises(LinguaLiteError, match="--quantization none"):
+        SearchIndex.build(f"static:{static_model}", docs, tmp_path / "idx", quantization="int8")
+    assert not (tmp_path / "idx").exists()
+    res = runner.invoke(
+        app, ["index", "build", "--model", f"static:{static_model}", "--input", str(docs), "--output",
+              str(tmp_path / "idx"), "--quantization", "int8"],
+    )  # fmt: skip
+    assert res.exit_code == 2 and "--quantization none" in res.output, res.output
