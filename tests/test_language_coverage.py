@@ -1,6 +1,6 @@
 """A recipe that reads ``{data_dir}/prepared/*`` trains on whatever that folder holds (issue 41, item 8):
 after the quickstart, 4 of the 13 languages, and the "13-language" student came out knowing 4 with no word.
-The run says which supported languages (``lingualite.languages``) have no prepared data and how to prepare
+The run says which supported languages (``lingualite.text.languages``) have no prepared data and how to prepare
 them, and the model card and the run summary record the languages trained on."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 from lingualite.data.pairs import expand_files, language_coverage
-from lingualite.languages import SUPPORTED
+from lingualite.text.languages import SUPPORTED
 
 
 def _prepared(root: Path, corpus: Path, pairs: tuple[str, ...]) -> Path:
@@ -42,7 +42,7 @@ def test_coverage_names_the_missing_languages_and_the_commands(
 def test_a_training_run_warns_and_records_its_languages(
     synthetic_corpus: Path, tmp_path: Path, tiny_parallel_config, one_torch_thread, caplog
 ) -> None:
-    from lingualite.parallel.train import train_parallel
+    from lingualite.recipes.parallel.train_parallel import train_parallel
 
     root = _prepared(tmp_path / "data", synthetic_corpus, ("en-fr",))
     cfg = tiny_parallel_config(valid=False, max_steps=2)

@@ -62,7 +62,7 @@ UNRELATED = "Saturn has dozens of moons and a system of icy rings."
 @pytest.fixture(scope="module")
 def small():
     pytest.importorskip("lingualite_models", reason="pip install ./packages/lingualite-models")
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
 
     return load_encoder("lingualite-small")
 

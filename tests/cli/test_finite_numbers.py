@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from lingualite.cli.common import takes_floats
 from lingualite.cli.main import app
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 runner = CliRunner()
 

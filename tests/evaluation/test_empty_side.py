@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.pairs import load_xsr_pairs, read_pairs
-from lingualite.errors import LinguaLiteError
 
 runner = CliRunner()
 

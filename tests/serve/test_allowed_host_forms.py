@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.serve.hosts import allowed_hosts, host_allowed
 from lingualite.serve.settings import ServeSettings
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from lingualite.alignment.dp_core import band_around_path, full_band, run_dp
 from lingualite.alignment.result import Alignment, allowed_moves, blocks_from_moves
-from lingualite.errors import check_finite
+from lingualite.core.errors import check_finite
 
 __all__ = ["GaleChurchConfig", "align_lengths", "gale_church_align"]
 

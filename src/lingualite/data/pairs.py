@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
+from lingualite.config.parsing import DATA_DIR_PLACEHOLDER, default_data_dir
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.readers import read_tsv
-from lingualite.errors import LinguaLiteError
 
 _PAIR_DIR = re.compile(r"^([a-z]{2,3})-([a-z]{2,3})$")
 
@@ -44,9 +44,9 @@ def expand_files(patterns: list[str], what: str) -> list[Path]:
 def language_coverage(patterns: list[str], files: list[Path]) -> dict[str, Any]:
     """The languages ``files`` (what ``patterns`` matched) are in, from their pair folders (``en-fr``), and,
     when a pattern globs the pair folders (``{data_dir}/prepared/*/train.tsv``: "whatever is prepared"),
-    the supported languages (:data:`lingualite.languages.SUPPORTED`) that have no file there, with the
+    the supported languages (:data:`lingualite.text.languages.SUPPORTED`) that have no file there, with the
     commands that prepare them (``message``). Files named one by one are the user's choice: none missing."""
-    from lingualite.languages import SUPPORTED
+    from lingualite.text.languages import SUPPORTED
 
     found = {lang for f in files for lang in languages_of(f)} - {"src", "tgt"}
     languages = sorted(found)

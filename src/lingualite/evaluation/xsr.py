@@ -18,10 +18,11 @@ from typing import Any
 
 import numpy as np
 
+from lingualite.core.errors import BadInputError
 from lingualite.encoders.base import Encoder
-from lingualite.errors import BadInputError
 from lingualite.evaluation.base import cosine_matrix, embed
-from lingualite.retrieval import (
+from lingualite.text.sanitation import not_a_list
+from lingualite.vectors.retrieval import (
     DEFAULT_K,
     Method,
     check_method,
@@ -30,7 +31,6 @@ from lingualite.retrieval import (
     search_device,
     xsr_from_similarity,
 )
-from lingualite.text_sanitation import not_a_list
 
 
 def load_distractors(path: str | Path, column: int = 1) -> list[str]:

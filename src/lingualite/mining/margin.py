@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from lingualite.errors import check_finite
+from lingualite.core.errors import check_finite
 
 Mode = Literal["forward", "backward", "intersect", "max"]
 MODES: tuple[str, ...] = ("forward", "backward", "intersect", "max")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lingualite.errors import LinguaLiteError, check_finite
+from lingualite.core.errors import LinguaLiteError, check_finite
 
 __all__ = ["ServeSettings"]
 
