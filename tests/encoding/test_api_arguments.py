@@ -52,3 +52,10 @@ def test_encode_file_checks_workers_and_progress(static_model: Path, tmp_path: P
         lingualite.encode_file(str(static_model), src, tmp_path / "v.npy", workers=0)
     with pytest.raises(TypeError, match="progress"):
         lingualite.encode_file(str(static_model), src, tmp_path / "v.npy", progress="yes")
+
+
+def test_load_encoder_checks_threads(static_model: Path) -> None:
+    for threads, error in ((0, LinguaLiteError), (-2, LinguaLiteError), (1.5, TypeError), (True, TypeError)):
+        with pytest.raises(error, match="threads"):
+            lingualite.load_encoder(f"static:{static_model}", threads=threads)
+    assert lingualite.load_encoder(f"static:{static_model}", threads=1) is not None
