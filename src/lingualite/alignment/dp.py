@@ -6,9 +6,11 @@ The cost of aligning a block of ``k`` source with ``l`` target lines is
 
 where ``x``/``y`` are the blocks' vectors and ``x_s``/``y_s`` random lines of the other document: a block is
 cheap when it is closer than the average unrelated line, which calibrates skips. A skip (1-0 or 0-1) costs
-a fixed penalty, by default the ``skip_percentile`` quantile of the costs of random 1-1 pairs (Vecalign's
+a fixed penalty, by default the ``skip_percentile`` quantile of the costs of unrelated 1-1 pairs (Vecalign's
 "deletion knob"; :data:`SKIP_PERCENTILE`, 0.02, measured best here, where Vecalign uses 0.2), or ``skip_cost``
-if given.
+if given. Unrelated pairs are the pairs of distinct lines without each line's best pair (see
+``_Costs._skip_quantile``): a quantile over all pairs, true matches included, is the cost of a correct match
+on short or repetitive documents.
 
 Length: documents with up to ``exact_cells`` grid cells get the exact programme. Longer ones are aligned as
 Vecalign does: halve both documents (mean of consecutive line vectors), align that recursively, then search
@@ -30,7 +32,7 @@ import numpy as np
 
 from lingualite.alignment.dp_core import band_around_path, full_band, run_dp
 from lingualite.alignment.result import Alignment, allowed_moves, blocks_from_moves
-from lingualite.core.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError, check_finite
 
 __all__ = [
     "SKIP_PERCENTILE",
@@ -44,7 +46,7 @@ __all__ = [
 
 VECALIGN_SKIP_PERCENTILE = 0.2  # Vecalign's own default
 SKIP_PERCENTILE = 0.02
-"""The default skip cost: the 2% quantile of random 1-1 costs. Measured best in
+"""The default skip cost: the 2% quantile of the costs of unrelated 1-1 pairs. Measured best in
 benchmarks/results/alignment_eval.{md,json} (`benchmarks/alignment_eval.py --tune-skip`, valid split of the
 LibreOffice help pages, 15% of paragraphs dropped per side): the best valid F1 of the sweep 0.2 .. 0.01 for the
 distilled student (torch and ONNX int8), the static student and USE-m (TF-IDF: 0.01); on test, strict F1 0.763
@@ -61,7 +63,7 @@ class VecalignConfig:
 
     max_block: int = 2
     many_to_many: bool = False  # also 2-2 (... up to max_block on both sides)
-    skip_cost: float | None = None  # None: the skip_percentile quantile of random 1-1 costs
+    skip_cost: float | None = None  # None: the skip_percentile quantile of the costs of unrelated 1-1 pairs
     skip_percentile: float = SKIP_PERCENTILE
     norm_samples: int = 100  # random lines of the other document per normalisation
     exact_cells: int = 250_000  # exact programme up to this many cells (n * m), banded above
@@ -71,6 +73,8 @@ class VecalignConfig:
     def __post_init__(self) -> None:
         if self.max_block < 1:
             raise LinguaLiteError(f"max_block: must be >= 1 (got {self.max_block})")
+        check_finite(self.skip_cost, "skip_cost")
+        check_finite(self.skip_percentile, "skip_percentile")
         if not 0.0 <= self.skip_percentile <= 1.0:
             raise LinguaLiteError(f"skip_percentile: must be in [0, 1] (got {self.skip_percentile})")
         if self.skip_cost is not None and self.skip_cost < 0:
@@ -97,6 +101,18 @@ def _unit(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float32)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     return x / np.maximum(norms, 1e-12)
+
+
+SKIP_SAMPLE = 150  # distinct lines per side whose pairs estimate the cost of a skip
+
+
+def _distinct(vectors: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Indices of the distinct rows of ``vectors`` (a repeated line once), at most :data:`SKIP_SAMPLE`,
+    seeded, in order."""
+    _, first = np.unique(np.round(vectors, 5), axis=0, return_index=True)
+    if len(first) > SKIP_SAMPLE:
+        first = rng.choice(first, SKIP_SAMPLE, replace=False)
+    return np.sort(first)
 
 
 def mean_blocks(singles: np.ndarray, max_block: int) -> BlockVectors:
@@ -132,12 +148,24 @@ class _Costs:
         return 2.0 * k * kt * (1.0 - sim) / denom
 
     def _skip_quantile(self, cfg: VecalignConfig, rng: np.random.Generator) -> float:
-        n, m = len(self.src[0]), len(self.tgt[0])
-        if n * m <= 20_000:
-            i, j = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(m), indexing="ij"))
-        else:
-            i, j = rng.integers(0, n, 20_000), rng.integers(0, m, 20_000)
-        return float(np.quantile(self.pair_cost(1, 1, i, j), cfg.skip_percentile))
+        """The ``skip_percentile`` quantile of the costs of *unrelated* 1-1 pairs (Vecalign's deletion knob).
+
+        Unrelated pairs are estimated, not drawn from all n x m pairs: those include the true matches, which
+        are a large share of a short document's pairs (5 of 25 for 5 lines) and of a repetitive one's (a
+        line repeated 10 times matches 10 others at cost 0), so the quantile fell to the cost of a correct
+        match and correct lines were skipped. Here: the distinct lines of each side (repeated lines once), up
+        to :data:`SKIP_SAMPLE` seeded ones, and their pairs without each line's best pair (the likely match)
+        in either direction. A 1 x 1 document, which has no unrelated pair, gets 1.0: what the normalisation
+        makes an average unrelated pair cost."""
+        rows, cols = _distinct(self.src[0], rng), _distinct(self.tgt[0], rng)
+        i, j = (a.ravel() for a in np.meshgrid(rows, cols, indexing="ij"))
+        costs = self.pair_cost(1, 1, i, j).reshape(len(rows), len(cols))
+        unrelated = np.ones(costs.shape, dtype=bool)
+        unrelated[np.arange(len(rows)), costs.argmin(axis=1)] = False
+        unrelated[costs.argmin(axis=0), np.arange(len(cols))] = False
+        if not unrelated.any():
+            return 1.0
+        return float(np.quantile(costs[unrelated], cfg.skip_percentile))
 
     def move_cost(self, k: int, kt: int, i: int, cols: np.ndarray) -> np.ndarray:
         if kt == 0:

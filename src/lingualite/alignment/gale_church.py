@@ -25,6 +25,7 @@ import numpy as np
 
 from lingualite.alignment.dp_core import band_around_path, full_band, run_dp
 from lingualite.alignment.result import Alignment, allowed_moves, blocks_from_moves
+from lingualite.core.errors import check_finite
 
 __all__ = ["GaleChurchConfig", "align_lengths", "gale_church_align"]
 
@@ -42,6 +43,10 @@ class GaleChurchConfig:
     many_to_many_penalty: float = 440.0
     exact_cells: int = 4_000_000  # above: a band of ``window`` lines around the diagonal
     window: int = 200
+
+    def __post_init__(self) -> None:
+        for name in ("c", "s2", "skip_penalty", "one_to_many_penalty", "many_to_many_penalty"):
+            check_finite(getattr(self, name), name)
 
 
 def _match_cost(l1: np.ndarray, l2: np.ndarray, cfg: GaleChurchConfig) -> np.ndarray:

@@ -44,7 +44,7 @@ SkipCostOpt = Annotated[
     typer.Option(
         min=0.0,
         help="Cost of leaving a line unaligned (embedding costs are ~1 for unrelated lines) \\[default: the "
-        "--skip-percentile quantile of random 1-1 costs].",
+        "--skip-percentile quantile of the costs of unrelated 1-1 pairs].",
         show_default=False,
     ),
 ]
@@ -53,8 +53,8 @@ SkipPercentileOpt = Annotated[
     typer.Option(
         min=0.0,
         max=1.0,
-        help="Vecalign's deletion knob when --skip-cost is not given: the quantile of random 1-1 costs a "
-        "skip costs (lower: skips are cheaper). The default, not Vecalign's 0.2, is the one measured best on "
+        help="Vecalign's deletion knob when --skip-cost is not given: the quantile of the costs of unrelated "
+        "1-1 pairs (distinct lines, each line's best pair left out) that a skip costs (lower: skips are cheaper). The default, not Vecalign's 0.2, is the one measured best on "
         "documents with omissions (benchmarks/results/alignment_eval.md).",
     ),
 ]

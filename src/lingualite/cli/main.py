@@ -19,6 +19,7 @@ from lingualite.cli.common import (
     JsonOpt,
     emit,
     fail,
+    finite_float_options,
     hide_flag_types,
     in_data_dir,
 )
@@ -42,6 +43,7 @@ os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # no load reports abou
 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 hide_flag_types()
+finite_float_options()
 app = typer.Typer(
     help=(
         "Train, evaluate and use small, fast multilingual sentence encoders.\n\n"

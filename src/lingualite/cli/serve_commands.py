@@ -4,7 +4,9 @@ Prometheus' ``/metrics``) and its search page, run by uvicorn. Registered on the
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -124,22 +126,39 @@ def serve_command(
             served_model_names=tuple(served_model_name or ()),
             **limits,
         )
+        sock = _bind(settings)  # a busy port fails here, before the model loads and before "serving on"
         app = _build_app(spec, index, settings, threads, use_device(device))
     except USER_ERRORS as exc:
         fail(exc)
     except ImportError as exc:
         fail(LinguaLiteError(f"serve needs the serve extra: pip install 'lingualite[serve]' ({exc})"))
-    _run(app, settings)
+    _run(app, settings, sock)
 
 
-def _run(app: Any, settings: Any) -> None:
+def _bind(settings: Any) -> socket.socket:
+    """The listening socket of ``host:port``, or a one-line error (a port in use, an address this machine
+    does not have)."""
+    family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
+    try:
+        return socket.create_server((settings.host, settings.port), family=family, backlog=2048)
+    except OSError as exc:
+        reason = (
+            "is in use by another program" if exc.errno == errno.EADDRINUSE else (exc.strerror or str(exc))
+        )
+        raise LinguaLiteError(
+            f"serve: {settings.host}:{settings.port} {reason}; choose another --port (or --host)"
+        ) from None
+
+
+def _run(app: Any, settings: Any, sock: socket.socket) -> None:
     import uvicorn
 
     from lingualite.serve.protocol import uvicorn_options
 
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
-    _say(f"serving {settings.model_spec} on http://{host}:{settings.port}/")
-    uvicorn.run(app, host=settings.host, port=settings.port, **uvicorn_options(settings))
+    port = sock.getsockname()[1]  # --port 0: the one the system chose
+    _say(f"serving {settings.model_spec} on http://{host}:{port}/")
+    uvicorn.Server(uvicorn.Config(app, **uvicorn_options(settings))).run(sockets=[sock])
 
 
 def _say(line: str) -> None:

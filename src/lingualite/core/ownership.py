@@ -176,18 +176,23 @@ def check_folder(path: str | Path, kind: str, overwrite: bool, during: str = "")
         raise LinguaLiteError(f"{path}: {problem}{during}")
 
 
-def check_separate(output: str | Path, inputs: Iterable[str | Path]) -> None:
+def check_separate(output: str | Path, inputs: Iterable[str | Path], what: str | None = None) -> None:
     """Refuse an output that is, contains, or lies inside one of ``inputs`` (symbolic links resolved): a
-    writer that replaces or clears its output would delete the input, one inside an input would change it."""
+    writer that replaces or clears its output would delete the input, one inside an input would change it.
+    ``what``: how the messages name the inputs (``the work folder (--work-dir)``)."""
     out = Path(os.path.realpath(output))
     for item in inputs:
         real = Path(os.path.realpath(item))
         if out == real:
-            raise LinguaLiteError(f"{output}: is also an input ({item}); choose another output")
+            raise LinguaLiteError(f"{output}: is also {what or 'an input'} ({item}); choose another output")
         if real.is_relative_to(out):
-            raise LinguaLiteError(f"{output}: contains the input {item}; choose an output outside it")
+            raise LinguaLiteError(
+                f"{output}: contains {what or 'the input'} {item}; choose an output outside it"
+            )
         if out.is_relative_to(real):
-            raise LinguaLiteError(f"{output}: is inside the input {item}; choose an output outside it")
+            raise LinguaLiteError(
+                f"{output}: is inside {what or 'the input'} {item}; choose an output outside it"
+            )
 
 
 @contextlib.contextmanager

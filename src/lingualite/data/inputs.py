@@ -54,7 +54,7 @@ def open_parallel(
     path = Path(spec)
     kind = _strip_gz(path)
     if kind.endswith(".tsv"):
-        return read_tsv(path, skip_bad=skip_bad, stats=stats)
+        return read_tsv(path, skip_bad=skip_bad, stats=stats, empty_sides=True)  # the cleaner counts them
     if not src_lang or not tgt_lang:
         raise LinguaLiteError(f"{path}: src_lang and tgt_lang are needed to read TMX or Moses input")
     if kind.endswith(".tmx"):

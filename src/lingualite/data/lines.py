@@ -10,7 +10,24 @@ from pathlib import Path
 from lingualite.core.errors import BadInputError
 from lingualite.text.sanitation import TextProblem, decode_utf8
 
-__all__ = ["iter_checked_line_chunks", "iter_line_chunks", "read_lines"]
+__all__ = ["BLANK", "check_not_blank", "iter_checked_line_chunks", "iter_line_chunks", "read_lines"]
+
+BLANK = (
+    "blank text: it has nothing to encode (a static model gives it an all-zero vector, other models a vector "
+    "of nothing) and each text is one row of the output; remove it or give it text"
+)
+
+
+def check_not_blank(texts: list[str], path: str | Path | None, first: int = 1, what: str = "texts") -> None:
+    """Refuse an empty or whitespace-only text: ``path:line`` (``first``: the line number of ``texts[0]``),
+    or ``what[i]`` for a list in memory (``path`` None). Every command and API call that gives one vector
+    per text applies this rule (docs/guarantees.md, "An empty text never becomes a vector")."""
+    for i, text in enumerate(texts):
+        if not text.strip():
+            if path is None:
+                raise BadInputError(f"{what}[{first - 1 + i}]", None, BLANK)
+            raise BadInputError(path, first + i, BLANK)
+
 
 _BREAK = re.compile(rb"\r\n|\r|\n")
 

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -39,6 +39,59 @@ def expand_files(patterns: list[str], what: str) -> list[Path]:
             raise LinguaLiteError(f"{pattern}: no {what} file matches (run `lingualite prepare` first?)")
         files.extend(matches)
     return files
+
+
+def language_coverage(patterns: list[str], files: list[Path]) -> dict[str, Any]:
+    """The languages ``files`` (what ``patterns`` matched) are in, from their pair folders (``en-fr``), and,
+    when a pattern globs the pair folders (``{data_dir}/prepared/*/train.tsv``: "whatever is prepared"),
+    the supported languages (:data:`lingualite.text.languages.SUPPORTED`) that have no file there, with the
+    commands that prepare them (``message``). Files named one by one are the user's choice: none missing."""
+    from lingualite.text.languages import SUPPORTED
+
+    found = {lang for f in files for lang in languages_of(f)} - {"src", "tgt"}
+    languages = sorted(found)
+    globbed = [
+        pat.replace(DATA_DIR_PLACEHOLDER, str(default_data_dir()))
+        for pat in patterns
+        if any(c in Path(pat).parent.name for c in "*?[")
+    ]
+    missing = [code for code in SUPPORTED if code not in found] if globbed and languages else []
+    message = None
+    if missing:
+        root = Path(globbed[0]).parent.parent  # .../prepared
+        data_dir = root.parent
+        first = missing[0] if missing[0] != "en" else (missing[1:] or ["xx"])[0]
+        message = (
+            f"{len(languages)} of the {len(SUPPORTED)} supported languages have prepared data in {root} "
+            f"({', '.join(languages)}); no prepared data for {', '.join(missing)}: the model will not learn "
+            f"them. To prepare them: lingualite data fetch --data-dir {data_dir} --langs {','.join(missing)}, "
+            f"then for each language, e.g. {first}: {_prepare_command(data_dir, root, first)}"
+        )
+    return {"languages": languages, "missing": missing, "message": message}
+
+
+def _prepare_command(data_dir: Path, root: Path, lang: str) -> str:
+    """The ``lingualite prepare`` of one ``en-lang`` pair from the default sources' corpora (those fetched,
+    else all of them), with the quickstart's split."""
+    from lingualite.data.sources import DEFAULT_SOURCES
+
+    corpora = [data_dir / "corpora" / source / f"en-{lang}.tsv" for source in DEFAULT_SOURCES]
+    inputs = [p for p in corpora if p.is_file()] or corpora
+    return (
+        f"lingualite prepare {' '.join(map(str, inputs))} --src en --tgt {lang} --out {root}/en-{lang} "
+        "--max-valid-pairs 2000"
+    )
+
+
+def report_coverage(patterns: list[str], files: list[Path], recipe: str) -> dict[str, Any]:
+    """:func:`language_coverage`, its message logged as a warning (the CLI prints it before training); the
+    ``languages`` entry of a run's summary (``trained_on``, ``missing``)."""
+    import logging
+
+    coverage = language_coverage(patterns, files)
+    if coverage["message"]:
+        logging.getLogger("lingualite.data").warning("%s: %s", recipe, coverage["message"])
+    return {"trained_on": coverage["languages"], "missing": coverage["missing"]}
 
 
 def languages_of(path: Path) -> tuple[str, str]:

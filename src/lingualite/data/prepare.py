@@ -235,6 +235,10 @@ def prepare_corpus(
     cleaning = cleaning or CleaningConfig()
     split = split or SplitConfig()
     out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise LinguaLiteError(
+            f"{out_dir}: is a file; --out names the folder that gets train.tsv, valid.tsv, test.tsv and stats.json"
+        )
     cleaner = PairCleaner(src_lang, tgt_lang, cleaning)
     tallies = [_InputTally(describe_spec(spec)) for spec in inputs]
     selectors = {name: CapSelector(split.cap(name)) for name in ("valid", "test")}

@@ -156,14 +156,19 @@ def _parse_tsv_line(text: str) -> tuple[str, str, str | None]:
 
 
 def read_tsv(
-    path: PathLike, skip_bad: bool = False, stats: ReadStats | None = None
+    path: PathLike, skip_bad: bool = False, stats: ReadStats | None = None, empty_sides: bool = False
 ) -> Iterator[ParallelPair]:
-    """Read ``src<TAB>tgt[<TAB>doc_id]`` lines (an empty doc_id means none). Blank lines are ignored."""
+    """Read ``src<TAB>tgt[<TAB>doc_id]`` lines (an empty doc_id means none). Blank lines are ignored. A pair
+    with an empty (or blank) side is malformed (key ``empty_side``): it has nothing to encode on that side;
+    ``empty_sides``: yield it anyway (the cleaner of ``prepare`` drops and counts it as ``empty``)."""
     path = Path(path)
     name = str(path)
     for lineno, text in _text_lines(path, skip_bad, stats):
         try:
             src, tgt, doc_id = _parse_tsv_line(text)
+            if not empty_sides and not (src.strip() and tgt.strip()):
+                side = "source" if not src.strip() else "target"
+                raise MalformedLine("empty_side", f"empty {side}: a pair needs text on both sides")
         except MalformedLine as bad:
             reject_line(path, lineno, bad, skip_bad, stats)
             continue

@@ -130,8 +130,15 @@ def export_onnx(
 
     :param quantize: ``int8`` adds a dynamically quantized graph; None: fp32 only.
     """
+    from lingualite.encoders.packaged import PACKAGED
     from lingualite.models.checked_loading import load_sentence_transformer
 
+    if str(model_dir) in PACKAGED and not Path(model_dir).exists():
+        raise LinguaLiteError(
+            f"{model_dir}: is a packaged model, already exported (lingualite-small is an int8 ONNX graph, "
+            "lingualite-static a static table): use it by name; export takes a sentence-transformers folder "
+            "(a training run, or one you downloaded)"
+        )
     model_dir, output = Path(model_dir), Path(output)
     if quantize not in (None, "int8"):
         raise LinguaLiteError(f"--quantize must be int8, got {quantize!r}")

@@ -32,6 +32,9 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None, device: s
         message lists the names), or a folder that cannot be loaded (the message says why).
     :raises lingualite.encoders.baselines.MissingBaselineError: the baseline's package is not installed.
     """
+    from lingualite.core.errors import check_argument
+
+    check_argument(threads, "threads", int, 1)  # 0, -2 or 1.5 threads: one line, before any loading
     key = str(name_or_path)
     parse_device(device)  # a bad --device is an error whatever the model
     if key in CPU_ONLY:

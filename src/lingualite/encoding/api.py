@@ -58,6 +58,40 @@ def _st_names(
     return (dimensions if dimensions is not None else truncate_dim), (NORMALIZE if chosen is None else chosen)
 
 
+def _check_arguments(**given: Any) -> None:
+    """The keyword arguments of :func:`encode` / :func:`encode_file`, checked before any work: a wrong type is
+    a :class:`TypeError` (``normalize="no"``, ``dimensions=1.5``), a wrong value a ``LinguaLiteError``."""
+    from lingualite.core.errors import check_argument
+
+    kinds = {
+        "normalize": (bool, None, False),
+        "dimensions": (int, 1, True),
+        "precision": (str, None, False),
+        "batch_size": (int, 1, True),
+        "threads": (int, 1, True),
+        "workers": (int, 1, True),
+        "progress": (bool, None, False),
+    }
+    for name, value in given.items():
+        kind, minimum, none = kinds[name]
+        check_argument(value, name, kind, minimum, none)
+
+
+def _texts(texts: Sequence[str]) -> list[str]:
+    """``texts`` as a list, each a non-blank string (:func:`lingualite.data.lines.check_not_blank`); one
+    string, bytes, a dict or a set is a :class:`TypeError` (:func:`lingualite.text.sanitation.not_a_list`)."""
+    from lingualite.data.lines import check_not_blank
+    from lingualite.text.sanitation import check_texts, not_a_list
+
+    error = not_a_list(texts)
+    if error is not None:
+        raise error
+    texts = list(texts)
+    check_texts(texts)
+    check_not_blank(texts, None)
+    return texts
+
+
 def _encoder(model: Any, threads: int | None, batch_size: int | None, device: str = "auto") -> Any:
     """A loaded encoder as given, or the one a spec names."""
     if not isinstance(model, str | Path):
@@ -97,10 +131,18 @@ def encode(
         not trained for is logged as a warning.
     """
     dimensions, normalize = _st_names(dimensions, truncate_dim, normalize, normalize_embeddings)
+    _check_arguments(
+        normalize=normalize,
+        dimensions=dimensions,
+        precision=precision,
+        batch_size=batch_size,
+        threads=threads,
+    )
     fmt = OutputFormat(dimensions, precision, _calibration(calibration), model)
     fmt.check()
+    texts = _texts(texts)
     encoder = _encoder(model, threads, batch_size, device)
-    vectors = dense_vectors(encoder, list(texts), len(texts))
+    vectors = dense_vectors(encoder, texts, len(texts))
     warning = check_dimensions(model, dimensions, int(vectors.shape[1]))
     if warning:
         logger.warning(warning)
@@ -153,6 +195,15 @@ def encode_file(
     from lingualite.core.device import encode_batch_size, resolve_device
 
     dimensions, normalize = _st_names(dimensions, truncate_dim, normalize, normalize_embeddings)
+    _check_arguments(
+        normalize=normalize,
+        dimensions=dimensions,
+        precision=precision,
+        batch_size=batch_size,
+        threads=threads,
+        workers=workers,
+        progress=progress,
+    )
     input, output = Path(input), Path(output)
     report = report or logger.warning
     batch_size = encode_batch_size(resolve_device(device), batch_size)

@@ -32,6 +32,7 @@ from lingualite.vectors.precision import (
     Calibration,
     calibration_path,
     check_precision,
+    check_ranges,
     quantize,
     stored_width,
 )
@@ -153,6 +154,7 @@ def write_npy(
         elif fmt.precision in CALIBRATED:  # ranges of every vector first (see the module docstring)
             scratch = stack.enter_context(tempfile.TemporaryFile(dir=Path(output).parent))
             ranges, width = _spill(rows, scratch)
+            check_ranges(ranges, fmt.precision, f"{inputs[0] if inputs else output} ({total:,} lines)")
             rows = _reread(scratch, total, width)
         for vectors in rows:
             if not dimension:  # the .npy header, once the dimension is known

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from lingualite.core.errors import LinguaLiteError
-from lingualite.data.lines import iter_line_chunks
+from lingualite.data.lines import BLANK, check_not_blank, iter_line_chunks
 from lingualite.encoding.to_file import (
     CHUNK,
     EncodedFile,
@@ -116,7 +116,9 @@ def read_pieces(input: Path, text_column: str = "text", chunk: int = CHUNK) -> P
     if not input.exists():
         raise LinguaLiteError(f"{input}: does not exist")
     if not _is_parquet(input):
-        yield from numbered(iter_line_chunks(input, chunk))
+        for first, texts in numbered(iter_line_chunks(input, chunk)):
+            check_not_blank(texts, input, first + 1)
+            yield first, texts
         return
     import pyarrow.parquet as pq
 
@@ -142,6 +144,10 @@ def read_pieces(input: Path, text_column: str = "text", chunk: int = CHUNK) -> P
             for i, text in enumerate(texts):  # Arrow text is UTF-8 already; a NUL is what can still be there
                 if (problem := text_problem(text)) is not None:
                     raise LinguaLiteError(f"{path}: row {in_file + i} (from 0): {problem.reason}")
+                if not text.strip():
+                    raise LinguaLiteError(
+                        f"{path}: row {in_file + i} (from 0) of column {text_column!r}: {BLANK}"
+                    )
             yield first, texts
             first, in_file = first + len(texts), in_file + len(texts)
 

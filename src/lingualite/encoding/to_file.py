@@ -24,7 +24,7 @@ import numpy as np
 
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.progress import print_progress
-from lingualite.data.lines import iter_line_chunks, read_lines
+from lingualite.data.lines import check_not_blank, iter_line_chunks, read_lines
 from lingualite.encoding.output import OutputFormat, l2_normalize, write_npy
 from lingualite.vectors.precision import Calibration
 
@@ -71,6 +71,7 @@ def encode_file(
     lines: list[str] | None = None
     if callable(getattr(encoder, "fit", None)):
         lines = read_lines(input)
+        check_not_blank(lines, input)
         fit_encoder(encoder, lines)
         total = len(lines)
         if total == 0:
@@ -95,8 +96,12 @@ def encode_file(
 
 
 def count_lines(input: Path, chunk: int = CHUNK) -> int:
-    """The number of lines of ``input`` (checked as :func:`read_lines` does); an empty file is an error."""
-    total = sum(len(part) for part in iter_line_chunks(input, chunk))
+    """The number of lines of ``input`` (checked as :func:`read_lines` does); an empty file, or a blank line
+    (:func:`~lingualite.data.lines.check_not_blank`), is an error."""
+    total = 0
+    for part in iter_line_chunks(input, chunk):
+        check_not_blank(part, input, total + 1)
+        total += len(part)
     if total == 0:
         raise LinguaLiteError(f"{input}: is empty; nothing to encode")
     return total

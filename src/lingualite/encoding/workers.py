@@ -61,7 +61,7 @@ Pieces = Iterable[tuple[int, list[str]]]  # (number of the first line, counted f
 Blocks = Iterator[tuple[int, np.ndarray]]  # (number of the first line; its vectors), in line order
 
 
-def check_not_fitted(spec: str) -> None:
+def check_not_fitted(spec: str, use: str | None = None) -> None:
     """Refuse encoders fitted on their input (TF-IDF): split across processes or shards, each part would be
     fitted on different lines and the vectors would not be comparable. Checked without loading a model."""
     import typing
@@ -76,10 +76,18 @@ def check_not_fitted(spec: str) -> None:
     except NameError:  # an annotation only a type checker resolves: not a fitted encoder's constructor
         return
     if callable(getattr(made, "fit", None)):
-        raise _fitted_error(spec)
+        raise _fitted_error(spec, use)
 
 
-def _fitted_error(spec: str) -> LinguaLiteError:
+def _fitted_error(spec: str, use: str | None = None) -> LinguaLiteError:
+    """``use``: what needs the split (``mine encodes each side in shards``), with the advice for it; None:
+    encode's advice (one worker, the local engine)."""
+    if use is not None:
+        return LinguaLiteError(
+            f"{spec}: is fitted on its input (it needs every line before the first vector), and {use}; use a "
+            "model that encodes each text on its own (a model folder, lingualite-small, use-m, minilm, "
+            "e5-small, or onnx:/static:/bf16:FOLDER)"
+        )
     return LinguaLiteError(
         f"{spec}: is fitted on its input (it needs every line before the first vector), so it cannot be "
         "split across workers, actors or shards; encode with --workers 1 --engine local"

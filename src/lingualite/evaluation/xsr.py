@@ -21,6 +21,7 @@ import numpy as np
 from lingualite.core.errors import BadInputError
 from lingualite.encoders.base import Encoder
 from lingualite.evaluation.base import cosine_matrix, embed
+from lingualite.text.sanitation import not_a_list
 from lingualite.vectors.retrieval import (
     DEFAULT_K,
     Method,
@@ -72,6 +73,9 @@ def evaluate_xsr(
     :param distractors: extra target-language sentences for the pool.
     """
     check_method(method)
+    for what, texts in (("src", src), ("tgt", tgt), ("distractors", distractors)):
+        if (error := not_a_list(texts, what)) is not None:
+            raise error
     if len(src) != len(tgt) or not src:
         raise ValueError("XSR needs the same, non-zero number of sources and targets")
     if queries is None and pool is None and not distractors:

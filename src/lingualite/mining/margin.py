@@ -25,6 +25,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from lingualite.core.errors import check_finite
+
 Mode = Literal["forward", "backward", "intersect", "max"]
 MODES: tuple[str, ...] = ("forward", "backward", "intersect", "max")
 
@@ -145,8 +147,8 @@ def combine(
         score = np.concatenate([fwd_score, bwd_score])
         cos = np.concatenate([fwd_cos, bwd_cos])
     valid = (src >= 0) & (tgt >= 0)
-    if threshold is not None:
-        valid &= score >= threshold
+    if check_finite(threshold, "threshold") is not None:
+        valid &= score.astype(np.float64) >= threshold  # float64: -1e308 is a threshold, not an overflow
     src, tgt, score, cos = src[valid], tgt[valid], score[valid], cos[valid]
     order = np.lexsort((tgt, src, -score))  # best first; ties broken by position, deterministically
     if one_to_one or mode == "max":

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from lingualite.core.device import resolve_device
-from lingualite.core.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError, check_finite
 from lingualite.core.io_utils import atomic_file, check_not_input, write_json
 from lingualite.core.ownership import check_separate
 from lingualite.core.progress import progress_line
@@ -58,6 +58,9 @@ class MineSettings:
     device: str = "auto"
     """Where the encoders run, and the exact search on a GPU (:mod:`lingualite.core.device`); not part of the
     work folder's fingerprint: shards encoded on one device are searched on another."""
+
+    def __post_init__(self) -> None:
+        check_finite(self.threshold, "threshold")
 
     def fingerprint(self, model: str, src: Path, tgt: Path) -> dict[str, object]:
         """What the work folder's files depend on (not mode, threshold or 1:1: those only select): the
@@ -229,6 +232,8 @@ def mine_files(
     were computed from the same models and inputs; ``overwrite`` empties it first."""
     from lingualite.core.io_utils import clean_leftovers
     from lingualite.encoders.spec import spec_folder
+    from lingualite.encoding.to_file import count_lines
+    from lingualite.encoding.workers import check_not_fitted
     from lingualite.models.run_folder import open_run
 
     settings = settings or MineSettings()
@@ -239,7 +244,13 @@ def mine_files(
     check_not_input(output, [src, tgt])
     work = Path(work_dir) if work_dir is not None else output.with_name(output.name + ".work")
     models = [f for m in (model, settings.rescore_model) if m and (f := spec_folder(m)) is not None]
-    check_separate(output, [work, *models])  # the pairs file never lands in a model or the work folder
+    check_separate(output, [work], what="the work folder (--work-dir)")  # the pairs file never lands in it
+    check_separate(output, models)
+    for model_spec in (model, settings.rescore_model):
+        if model_spec:
+            check_not_fitted(model_spec, "mine encodes each side in shards")
+    for path in (src, tgt):  # an empty side, a blank line: refused before the work folder exists
+        count_lines(path)
     progress, seconds = _Progress(report), {}
     clean_leftovers(output.parent, target=output.name)  # a killed run's temp file of the output
     with open_run(work, "mine", overwrite=overwrite, inputs=[src, tgt, *models]):

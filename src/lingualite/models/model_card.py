@@ -58,11 +58,12 @@ class ModelCard:
 
     def render(self, folder: Path, final: Path | None = None) -> str:
         """The card for the model files in ``folder`` that will live at ``final`` (default ``folder``)."""
-        from lingualite.data.pairs import languages_of
+        from lingualite.data.pairs import language_coverage
 
         final = final or folder
-        found = {lang for f in self.train_files for lang in languages_of(f)}
-        languages = sorted(found - {"src", "tgt"})  # "src"/"tgt": a file outside a folder like en-fr
+        patterns = (self.config.get("data") or {}).get("train_files") or []
+        coverage = language_coverage(list(patterns), self.train_files)
+        languages = coverage["languages"]  # from pair folders like en-fr
         params, megabytes = _size(folder)
         lines = [
             "---",
@@ -101,6 +102,14 @@ class ModelCard:
             "## Model",
             "",
             f"- Languages: {', '.join(languages) if languages else 'as in the training files'}",
+            *(
+                [
+                    f"- Not trained on: {', '.join(coverage['missing'])} (supported by lingualite, but there "
+                    "was no prepared data for them when this model was trained)"
+                ]
+                if coverage["missing"]
+                else []
+            ),
             f"- Recipe: {RECIPES.get(self.recipe, self.recipe)}",
         ]
         if self.teacher:

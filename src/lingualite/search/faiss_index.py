@@ -168,7 +168,15 @@ class VectorIndex:
         if self.index.is_trained or total == 0:
             return
         take = np.sort(np.random.default_rng(0).choice(total, min(total, TRAIN_SAMPLE), replace=False))
-        self.index.train(self.codes(np.asarray(floats[take if rows is None else rows[take]])))
+        sample = np.asarray(floats[take if rows is None else rows[take]])
+        if self.quantization == "int8" and bool(np.all(sample.max(axis=0) <= sample.min(axis=0))):
+            raise LinguaLiteError(
+                f"--quantization int8: the int8 ranges are learnt from the documents, and {total:,} "
+                "document(s) whose vectors are all identical give every component an empty range (every code "
+                "the same, so documents added later could not be told apart); build with --quantization "
+                "none, or from more varied documents"
+            )
+        self.index.train(self.codes(sample))
 
     def add(self, vectors: np.ndarray, ids: np.ndarray) -> None:
         if len(vectors):

@@ -80,13 +80,43 @@ def allowed_hosts(bind: str, extra: Iterable[str] = ()) -> frozenset[str]:
     if bind.strip("[]") in WILDCARD_BINDS:
         patterns |= _machine_names()
     for pattern in extra:
-        pattern = pattern.strip().lower()
-        if not pattern or ("*" in pattern and pattern != "*" and not re.fullmatch(r"\*\.[^*]+", pattern)):
-            raise LinguaLiteError(
-                f"--allowed-host {pattern!r}: give a host name or address, '*.example.org' or '*'"
-            )
+        pattern = check_allowed_host(pattern)
         patterns.add(pattern if pattern.startswith("*") else _canonical(pattern))
     return frozenset(patterns - {""})
+
+
+ACCEPTED = "a host name or address (search.example.org, 192.0.2.7, ::1), '*.example.org' or '*'"
+
+
+def check_allowed_host(pattern: str) -> str:
+    """``pattern`` (an ``--allowed-host``) stripped and lower-cased, or a one-line error with the accepted
+    forms: a port (``name:8000``) or a URL (``http://name``) would be kept and never match a request, since
+    the check compares host names without their port."""
+    given, pattern = pattern, pattern.strip().lower()
+    problem = None
+    if "://" in pattern:
+        problem = "give the host alone, without the scheme (http://) or path"
+    elif (
+        pattern.startswith("[")
+        and "]:" in pattern
+        or (pattern.count(":") == 1 and re.fullmatch(r"[^:]+:[0-9]*", pattern))
+    ):
+        problem = "give the host alone, without the port (ports are not checked)"
+    elif pattern == "*" or re.fullmatch(r"\*\.[A-Za-z0-9._-]*[A-Za-z0-9_-][A-Za-z0-9._-]*", pattern):
+        return pattern
+    elif not (re.fullmatch(r"[A-Za-z0-9._-]+", pattern) and pattern.strip(".")) and not _is_address(pattern):
+        problem = "give a host name"
+    if problem is not None:
+        raise LinguaLiteError(f"--allowed-host {given!r}: {problem}: {ACCEPTED}")
+    return pattern
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text.strip("[]") if text.startswith("[") and text.endswith("]") else text)
+    except ValueError:
+        return False
+    return True
 
 
 def host_allowed(host: str, patterns: frozenset[str]) -> bool:

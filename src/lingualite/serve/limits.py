@@ -35,6 +35,9 @@ class _TooLarge(Exception):
     pass
 
 
+CLOSE = [(b"connection", b"close")]
+
+
 class BodyLimitMiddleware:
     """ASGI middleware: 413 with a JSON ``error`` for bodies over ``limit`` bytes, 408 (and the connection
     closed) for a body that has not arrived within ``timeout`` seconds."""
@@ -50,7 +53,8 @@ class BodyLimitMiddleware:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await send_error(send, 413, _too_large(int(declared), self.limit), path=scope["path"])
+            # the body is not read: the connection closes, or its bytes would be taken for the next request
+            await send_error(send, 413, _too_large(int(declared), self.limit), CLOSE, path=scope["path"])
             return
         try:
             async with asyncio.timeout(self.timeout):
@@ -60,7 +64,7 @@ class BodyLimitMiddleware:
             await send_error(send, 408, message, [(b"connection", b"close")], path=scope["path"])
             return
         except _TooLarge as exc:
-            await send_error(send, 413, str(exc), path=scope["path"])
+            await send_error(send, 413, str(exc), CLOSE, path=scope["path"])
             return
         if body is None:  # the client went away
             return

@@ -59,6 +59,25 @@ class TimedH11Protocol(H11Protocol):
         self._disarm()
         super().connection_lost(exc)
 
+    def send_400_response(self, msg: str) -> None:
+        """A request h11 cannot parse (HTTP/1.1 without a Host header or with two, a malformed line): a JSON
+        ``error`` like every other answer, not uvicorn's plain text; the connection is closed."""
+        self._raw(
+            "400 Bad Request",
+            "not a valid HTTP request (HTTP/1.1 needs exactly one Host header, a request line and "
+            "well-formed headers)",
+        )
+
+    def _raw(self, status: str, message: str) -> None:
+        """Write a JSON error straight to the socket (there is no request h11 could answer) and close."""
+        body = json.dumps({"error": message}).encode()
+        head = (
+            f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+        )
+        self.transport.write(head.encode("ascii") + body)
+        self.transport.close()
+
     def _arm(self) -> None:
         self._disarm()
         self._deadline = self.loop.call_later(self.read_timeout, self._too_slow)
@@ -74,17 +93,8 @@ class TimedH11Protocol(H11Protocol):
             return
         if self.cycle is not None and not self.cycle.response_complete:
             return  # the app is answering a request (and reading its body under its own deadline)
-        body = json.dumps(
-            {"error": f"the request did not arrive within {self.read_timeout:g} s (--read-timeout)"}
-        ).encode()
-        head = (
-            "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
-        )
-        self.transport.write(
-            head.encode("ascii") + body
-        )  # straight to the socket: h11 has no request to answer
-        self.transport.close()
+        message = f"the request did not arrive within {self.read_timeout:g} s (--read-timeout)"
+        self._raw("408 Request Timeout", message)  # straight to the socket: h11 has no request to answer
 
 
 def uvicorn_options(settings: ServeSettings) -> dict[str, Any]:

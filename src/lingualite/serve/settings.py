@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lingualite.core.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError, check_finite
 
 __all__ = ["ServeSettings"]
 
@@ -51,7 +51,9 @@ class ServeSettings:
         for name in ("max_batch", "max_texts", "max_chars", "max_body_bytes", "max_k"):
             if getattr(self, name) < 1:
                 raise LinguaLiteError(f"serve: {name} must be at least 1, got {getattr(self, name)}")
-        if not 0 < self.read_timeout < float("inf"):
+        check_finite(self.read_timeout, "serve: read_timeout")
+        check_finite(self.max_wait_ms, "serve: max_wait_ms")
+        if not self.read_timeout > 0:
             raise LinguaLiteError(f"serve: read_timeout must be > 0 seconds, got {self.read_timeout}")
         if self.max_wait_ms < 0:
             raise LinguaLiteError(f"serve: max_wait_ms must be >= 0, got {self.max_wait_ms}")
@@ -63,6 +65,10 @@ class ServeSettings:
             raise LinguaLiteError("serve: the API key must be printable ASCII (it travels in an HTTP header)")
         if self.api_key is not None and " " in self.api_key:
             raise LinguaLiteError("serve: the API key must not contain spaces")
+        from lingualite.serve.hosts import check_allowed_host
+
+        for pattern in self.allowed_hosts:
+            check_allowed_host(pattern)
         for name in self.served_model_names:
             if not name.strip() or not name.isprintable():
                 raise LinguaLiteError(

@@ -22,12 +22,14 @@ the HTTP service refuses empty texts (:mod:`lingualite.serve.limits`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from lingualite.core.errors import LinguaLiteError
 
 __all__ = [
+    "TextsTypeError",
+    "not_a_list",
     "KEYS",
     "InvalidTextError",
     "TextProblem",
@@ -57,6 +59,27 @@ class InvalidTextError(LinguaLiteError):
         super().__init__(f"{where}: {problem.reason}")
         self.where = where
         self.problem = problem
+
+
+class TextsTypeError(InvalidTextError, TypeError):
+    """Not a list of strings where one goes (one string, a dict, bytes, a set): also a :class:`TypeError`."""
+
+
+def not_a_list(texts: Any, what: str = "texts") -> TextsTypeError | None:
+    """The error for ``texts`` that is not a list (tuple, generator...) of texts, or None: one string (it would
+    be read as one text per character), bytes, a mapping (one per key) or a set (no order)."""
+    if isinstance(texts, str):
+        given = "one string"
+    elif isinstance(texts, bytes | bytearray):
+        given = "bytes (decode them)"
+    elif isinstance(texts, Mapping):
+        given = f"a {type(texts).__name__} (its keys would be the texts)"
+    elif isinstance(texts, set | frozenset):
+        given = "a set (it has no order, so vectors could not be matched to texts)"
+    else:
+        return None
+    reason = f"give a list of strings, not {given}: [text] for one"
+    return TextsTypeError(what, TextProblem("not_a_list", reason))
 
 
 def decode_utf8(raw: bytes) -> str:
@@ -102,8 +125,9 @@ def check_text(text: str) -> str:
 def check_texts(texts: Iterable[Any], what: str = "texts") -> None:
     """Raise :class:`InvalidTextError` (naming ``what[i]``) for the first item that is not a string or breaks
     the rule. What every encoder's ``encode`` calls first."""
-    if isinstance(texts, str):
-        raise InvalidTextError(what, TextProblem("not_a_list", "give a list of strings, not one string"))
+    error = not_a_list(texts, what)
+    if error is not None:
+        raise error
     texts = list(texts)
     if all(isinstance(t, str) for t in texts):  # the common case, checked at C speed on the joined text
         joined = "\n".join(texts)
@@ -111,8 +135,8 @@ def check_texts(texts: Iterable[Any], what: str = "texts") -> None:
             return
     for i, text in enumerate(texts):
         if not isinstance(text, str):
-            reason = f"not a string ({type(text).__name__})"
-            raise InvalidTextError(f"{what}[{i}]", TextProblem("not_a_string", reason))
+            reason = f"not a string ({type(text).__name__}); give a list of strings"
+            raise TextsTypeError(f"{what}[{i}]", TextProblem("not_a_string", reason))
         problem = text_problem(text)
         if problem is not None:
             raise InvalidTextError(f"{what}[{i}]", problem)

@@ -57,6 +57,19 @@ def check_precision(precision: str) -> None:
         raise LinguaLiteError(f"--precision {precision!r}: choose one of {', '.join(PRECISIONS)}")
 
 
+def check_ranges(ranges: np.ndarray, precision: str, where: str) -> None:
+    """Refuse ranges that are empty in every component (one vector, or vectors that are all identical): every
+    code would be the same value (-128, or 0), which an int8 index or a dot product cannot tell apart. A
+    component that never varies while others do (a word no line uses) is fine."""
+    ranges = np.asarray(ranges)
+    if ranges.size and bool(np.all(ranges[1] <= ranges[0])):
+        raise LinguaLiteError(
+            f"{where}: {precision} ranges are empty in every component (one vector, or vectors that are all "
+            f"identical), so every code would be the same; pass --calibration (the documents' "
+            f"OUTPUT{SUFFIX}), or encode more varied text"
+        )
+
+
 def calibration_path(output: str | Path) -> Path:
     """``v.npy`` -> ``v.calibration.json`` (beside it)."""
     output = Path(output)
@@ -100,6 +113,8 @@ class Calibration:
         if vectors.ndim != 2 or len(vectors) < 2:
             raise LinguaLiteError("calibration needs at least 2 float vectors (rows of a 2-d array)")
         ranges = np.vstack([vectors.min(axis=0), vectors.max(axis=0)]) if precision in CALIBRATED else None
+        if ranges is not None:
+            check_ranges(ranges, precision, "calibration")
         return cls(precision, int(vectors.shape[1]), normalized, ranges, **info)
 
     def to_json(self) -> dict[str, Any]:
@@ -152,6 +167,8 @@ class Calibration:
         check_precision(cal.precision)
         if cal.precision in CALIBRATED and (cal.ranges is None or cal.ranges.shape != (2, cal.dimension)):
             raise LinguaLiteError(f"{path}: {cal.precision} needs ranges of shape (2, {cal.dimension})")
+        if cal.ranges is not None:
+            check_ranges(cal.ranges, cal.precision, str(path))
         return cal
 
     def check_matches(self, dimension: int, normalized: bool, where: str) -> None:
@@ -180,6 +197,8 @@ def quantize(vectors: np.ndarray, precision: str, ranges: np.ndarray | None = No
         return vectors
     if precision in CALIBRATED and ranges is None and len(vectors) < 2:
         raise LinguaLiteError(f"{precision} of a single vector needs calibration ranges (--calibration)")
+    if precision in CALIBRATED and ranges is None:
+        check_ranges(np.vstack([vectors.min(axis=0), vectors.max(axis=0)]), precision, "these vectors")
     from sentence_transformers.util.quantization import quantize_embeddings
 
     return np.asarray(quantize_embeddings(vectors, precision=precision, ranges=ranges))  # type: ignore[arg-type]

@@ -44,7 +44,13 @@ from lingualite.core.device import announce, resolve_device
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import atomic_dir
 from lingualite.core.prefetch import StepPrefetcher, pinned
-from lingualite.data.pairs import ParallelCorpus, expand_files, load_validation_pairs, read_pairs
+from lingualite.data.pairs import (
+    ParallelCorpus,
+    expand_files,
+    load_validation_pairs,
+    read_pairs,
+    report_coverage,
+)
 from lingualite.data.tokenized import BucketedBatches, TokenizedPairs
 from lingualite.encoders.matryoshka_dims import write_trained_dimensions
 from lingualite.models.export import export_into
@@ -113,6 +119,7 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
     cfg.check("config")  # a config built in Python never went through the loader's checks
     with _timed(summary, "read_pairs"):
         train_files = expand_files(cfg.data.train_files, "training")
+        summary["languages"] = report_coverage(cfg.data.train_files, train_files, "distill")
         if cfg.ranker.enabled:  # paper 002's relevance ranker: prompted queries and passages
             corpus, summary["ranker"] = ranker_corpus(cfg, train_files)
         else:

@@ -43,7 +43,7 @@ from transformers import PreTrainedTokenizerFast
 from lingualite.config.monolingual import MonolingualConfig
 from lingualite.core.device import announce, resolve_device
 from lingualite.core.errors import LinguaLiteError
-from lingualite.data.pairs import expand_files
+from lingualite.data.pairs import expand_files, report_coverage
 from lingualite.losses.coherence_regression import CoherenceRegressionLoss
 from lingualite.losses.context_classification import ContextClassificationLoss
 from lingualite.losses.sentence_alignment import SentenceAlignmentLoss
@@ -167,6 +167,7 @@ def _set_up(
 ) -> _Setup:
     """Documents (one language each), the shared vocabulary, the tokenized corpus, a fresh model."""
     train_files = expand_files(cfg.data.train_files, "training")
+    summary["languages"] = report_coverage(cfg.data.train_files, train_files, "monolingual")
     if cfg.data.valid_files:  # compared as resolved files: two globs may name the same file
         shared = {f.resolve() for f in train_files} & {
             f.resolve() for f in expand_files(cfg.data.valid_files, "validation")

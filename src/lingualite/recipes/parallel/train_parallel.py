@@ -18,7 +18,7 @@ from lingualite.config.parallel import ParallelConfig
 from lingualite.core.device import announce
 from lingualite.core.prefetch import StepPrefetcher, pinned
 from lingualite.core.progress import phase
-from lingualite.data.pairs import expand_files, read_pairs
+from lingualite.data.pairs import expand_files, read_pairs, report_coverage
 from lingualite.data.tokenized import BucketedBatches, TokenizedPairs
 from lingualite.encoders.matryoshka_dims import write_trained_dimensions
 from lingualite.losses.combined import CombinedLoss
@@ -45,6 +45,7 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
     with open_recipe_run(cfg, output, "train", opts, ("model", "vocabulary"), lock=ctx.is_main) as (run, _):
         torch.manual_seed(cfg.seed)
         train_files = expand_files(cfg.data.train_files, "training")
+        coverage = report_coverage(cfg.data.train_files, train_files, "train") if ctx.is_main else None
         corpus = read_pairs(train_files, cfg.data.max_train_pairs)
         talk = ctx.is_main
         texts = pair_texts(cfg.vocabulary, cfg.data, corpus)
@@ -107,6 +108,7 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
             "pairs_per_second": round(result.examples_per_second, 1),
             "final_metrics": result.metrics,
             **({"gpu": result.gpu} if result.gpu else {}),
+            "languages": coverage,
         }
         if ctx.is_main:
             if result.finished:
