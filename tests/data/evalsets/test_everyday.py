@@ -23,7 +23,12 @@ from lingualite.text.scripts import script_units
 
 
 def _lines() -> list[str]:
-    return resources.files("lingualite.data.evalsets").joinpath("everyday.tsv").read_text(encoding="utf-8").split("\n")
+    return (
+        resources.files("lingualite.data.evalsets")
+        .joinpath("everyday.tsv")
+        .read_text(encoding="utf-8")
+        .split("\n")
+    )
 
 
 def test_the_file_is_well_formed() -> None:

@@ -28,6 +28,7 @@ from lingualite.languages import check_languages
 
 __all__ = [
     "REGISTERS",
+    "drop_everyday_pairs",
     "everyday_guard",
     "everyday_pairs",
     "everyday_registers",
@@ -83,8 +84,7 @@ def normalise_for_guard(text: str) -> str:
     Punctuation, spacing and case differences (a trailing full stop, ``«»`` for ``""``, full-width forms)
     do not let an everyday sentence slip into training.
     """
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return "".join(c for c in text if c.isalnum())
+    return "".join(filter(str.isalnum, unicodedata.normalize("NFKC", text).casefold()))
 
 
 @cache
@@ -102,3 +102,10 @@ def everyday_guard(texts: Iterable[str]) -> tuple[list[str], int]:
     texts = list(texts)
     kept = [t for t in texts if not is_everyday(t)]
     return kept, len(texts) - len(kept)
+
+
+def drop_everyday_pairs(pairs: Iterable[tuple[str, str]]) -> tuple[list[tuple[str, str]], int]:
+    """``pairs`` without those with an everyday sentence on either side, and how many were dropped."""
+    pairs = list(pairs)
+    kept = [(a, b) for a, b in pairs if not (is_everyday(a) or is_everyday(b))]
+    return kept, len(pairs) - len(kept)
