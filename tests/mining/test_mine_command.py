@@ -41,7 +41,7 @@ def test_another_threshold_reselects_from_the_work_folder_without_encoding(
     static_model: str, tmp_path: Path, monkeypatch
 ) -> None:
     """What `mine --help` promises: a re-run with another --threshold only re-selects (no model is loaded)."""
-    import lingualite.runtime.parallel_encode as parallel_encode
+    import lingualite.encoding.workers as parallel_encode
 
     src, tgt = tmp_path / "a.txt", tmp_path / "b.txt"
     src.write_text("the cat runs\nthe dog eats\na red car\n", encoding="utf-8")

@@ -13,12 +13,12 @@ from lingualite.cli.common import (
     DataDirOpt,
     DeviceOpt,
     JsonOpt,
-    check_output_suffix,
     emit,
     fail,
     in_data_dir,
     use_device,
 )
+from lingualite.core.ownership import check_output_suffix
 
 MODEL_HELP = (
     "Model folder, a baseline (use-m, minilm, e5-small) or a runtime spec (onnx:F, onnx-int8:F, static:F, "
@@ -171,7 +171,7 @@ def eval_mine(
     distractor sentences per side. The margin threshold is the one with the best F1 on the valid split's
     task, applied unchanged to test; use it as `lingualite mine --threshold`.
     """
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
     from lingualite.evaluation.mining import evaluate_mining
 
     folders = pairs or sorted(p for p in in_data_dir(None, data_dir, "prepared").glob("*-*") if p.is_dir())

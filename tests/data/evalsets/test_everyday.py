@@ -8,6 +8,7 @@ from importlib import resources
 
 import pytest
 
+from lingualite.core.errors import ConfigError
 from lingualite.data.evalsets.everyday import (
     REGISTERS,
     everyday_guard,
@@ -17,8 +18,7 @@ from lingualite.data.evalsets.everyday import (
     is_everyday,
     normalise_for_guard,
 )
-from lingualite.errors import ConfigError
-from lingualite.languages import SUPPORTED
+from lingualite.text.languages import SUPPORTED
 from lingualite.text.scripts import script_units
 
 

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from lingualite.config import config_from_dict
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.everyday import drop_everyday_pairs, everyday_sentences
 from lingualite.data.pairs import read_pairs
-from lingualite.distill.monolingual import read_monolingual
-from lingualite.distill.ranker import ranker_corpus
-from lingualite.errors import LinguaLiteError
-from lingualite.monolingual.comparable import read_document_sides
-from lingualite.monolingual.documents import build_monolingual_corpus
+from lingualite.recipes.distill.ranker import ranker_corpus
+from lingualite.recipes.distill.untranslated import read_monolingual
+from lingualite.recipes.monolingual.comparable import read_document_sides
+from lingualite.recipes.monolingual.documents import build_monolingual_corpus
 
 NEWS_EN = everyday_sentences("news")["en"][0]
 NEWS_FR = everyday_sentences("news")["fr"][0]

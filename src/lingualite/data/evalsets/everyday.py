@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 
-from lingualite.errors import ConfigError
-from lingualite.languages import check_languages
+from lingualite.core.errors import ConfigError
+from lingualite.text.languages import check_languages
 
 __all__ = [
     "REGISTERS",
