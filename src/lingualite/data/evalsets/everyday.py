@@ -14,8 +14,9 @@ No training source holds these registers (software help, scripture and package d
 held-out domain for every model, and it is kept out of every training run: where the recipes read their
 text (:func:`lingualite.data.pairs.read_pairs`, distillation's monolingual files, the ranker, the monolingual
 recipe's documents) :func:`is_everyday` drops any sentence that is one of them, in any language, after
-:func:`normalise_for_guard`, and the run summary counts them. Because it is multi-way it tests any pair (zh-ru as well as en-fr). It is a check that a model
-works in a language and a register, not a benchmark: sixty candidates per register make P@1 coarse.
+:func:`normalise_for_guard`, and the run summary counts them. Because it is multi-way it tests any pair
+(zh-ru as well as en-fr). It is a check that a model works in a language and a register, not a benchmark:
+sixty candidates per register make P@1 coarse.
 """
 
 from __future__ import annotations
