@@ -2,8 +2,8 @@
 
 For every model spec and every pair: XSR P@1 (mean of both directions) on the held-out test documents of each
 ``prepared/en-xx`` folder and each non-English ``prepared-pivot/xx-yy`` folder (the same seeded pairs for
-every model; at most ``--max-pairs`` per file), and on the shipped everyday sentences (40 per language, a
-register no training source has). Each model also gets its gap to the reference (``--reference``, USE-m by
+every model; at most ``--max-pairs`` per file), and on the shipped everyday sentences (300 per language in five
+registers no training source has). Each model also gets its gap to the reference (``--reference``, USE-m by
 default) per pair, and the pairs where it is within ``--bar`` of it are counted.
 
     python benchmarks/language_table.py --models onnx-int8:runs/distill-onnx static:runs/static use-m e5-small tfidf \

@@ -14,9 +14,13 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.encoders.packaged import INSTALL_HINT, PACKAGED, packaged_spec
 from lingualite.text.languages import ENGLISH, TRANSLATION_LANGS
 
-# A floor well under what the shipped models measure (their cards: mean en-xx everyday P@1 0.77-0.85), high
-# above chance (1/40): a broken graph, tokenizer or table fails it.
+# A floor well under what the shipped models measure on the `daily` register (the 40 sentences this bar was
+# set on, grown to 60: mean en-xx P@1 0.77 small, 0.72 static), high above chance (1/60): a broken graph,
+# tokenizer or table fails it. Issue 40 grew the set to 300 sentences in five registers; on all of them the
+# shipped models measure 0.675 (small) and 0.600 (static: exactly this bar, one sentence flips it), so the bar
+# stays on `daily`; it was not lowered (docs/data-and-licences.md, the shipped everyday set).
 MIN_MEAN_EVERYDAY_P_AT_1 = 0.6
+EVERYDAY_REGISTER = "daily"
 
 
 def test_other_names_are_not_packaged() -> None:
@@ -40,7 +44,10 @@ def test_each_packaged_model_loads_by_name_and_finds_translations(name: str) -> 
 
     encoder = load_encoder(name, threads=1)
     assert packaged_spec(name).startswith(f"{PACKAGED[name]}:")
-    scores = [evaluate_xsr(encoder, *everyday_pairs(ENGLISH, lang))["p_at_1"] for lang in TRANSLATION_LANGS]
+    scores = [
+        evaluate_xsr(encoder, *everyday_pairs(ENGLISH, lang, EVERYDAY_REGISTER))["p_at_1"]
+        for lang in TRANSLATION_LANGS
+    ]
     assert float(np.mean(scores)) >= MIN_MEAN_EVERYDAY_P_AT_1, dict(
         zip(TRANSLATION_LANGS, scores, strict=True)
     )

@@ -33,7 +33,8 @@ def language_table(data: dict[str, Any]) -> list[str]:
         body.append([pair, f"{size:,}", *cells])
     lines = [*table(head, body, "lr" + "r" * len(models)), ""]
     lines.append(
-        f"Rows `everyday/…`: the 40 shipped everyday sentences per language. Within {data['bar']:.2f} of "
+        f"Rows `everyday/…`: the {data['pairs'].get('everyday/en-fr', 40)} shipped everyday sentences "
+        f"per language. Within {data['bar']:.2f} of "
         f"{short_spec(ref)} on the held-out test pairs (not the everyday ones):"
     )
     lines.append("")

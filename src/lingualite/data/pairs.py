@@ -18,6 +18,7 @@ import numpy as np
 
 from lingualite.config.parsing import DATA_DIR_PLACEHOLDER, default_data_dir
 from lingualite.core.errors import LinguaLiteError
+from lingualite.data.evalsets.everyday import drop_everyday_pairs
 from lingualite.data.readers import read_tsv
 
 _PAIR_DIR = re.compile(r"^([a-z]{2,3})-([a-z]{2,3})$")
@@ -105,19 +106,30 @@ def languages_of(path: Path) -> tuple[str, str]:
 
 @dataclass
 class ParallelCorpus:
-    """Training pairs, the index of the file each came from (its group), and the sentences per language."""
+    """Training pairs, the index of the file each came from (its group), the sentences per language, and how
+    many pairs were dropped because a side is one of the held-out everyday sentences."""
 
     pairs: list[tuple[str, str]]
     groups: np.ndarray
     texts: dict[str, list[str]]
+    everyday_dropped: int = 0
 
 
 def read_pairs(files: list[Path], limit: int | None = None) -> ParallelCorpus:
-    """All pairs of ``files`` (an equal seeded share of each file when ``limit`` caps them)."""
-    per_file = [[(p.src, p.tgt) for p in read_tsv(f)] for f in files]
-    for f, chunk in zip(files, per_file, strict=True):
+    """All pairs of ``files`` (an equal seeded share of each file when ``limit`` caps them).
+
+    Every training recipe reads its pairs here, so the held-out everyday sentences
+    (:mod:`lingualite.data.evalsets.everyday`, any language, normalised) are dropped here and counted.
+    """
+    per_file = []
+    everyday_dropped = 0
+    for f in files:
+        chunk, dropped = drop_everyday_pairs((p.src, p.tgt) for p in read_tsv(f))
         if not chunk:  # an empty training file would otherwise fail much later, deep in the batching
-            raise LinguaLiteError(f"{f}: no sentence pairs (empty file?)")
+            what = f" left after dropping {dropped} of the held-out everyday sentences" if dropped else ""
+            raise LinguaLiteError(f"{f}: no sentence pairs{what} (empty file?)")
+        per_file.append(chunk)
+        everyday_dropped += dropped
     if limit is not None:
         rng = np.random.default_rng(0)
         share = max(1, limit // max(1, len(files)))
@@ -129,7 +141,8 @@ def read_pairs(files: list[Path], limit: int | None = None) -> ParallelCorpus:
         a, b = languages_of(f)
         texts[a].extend(s for s, _ in chunk)
         texts[b].extend(t for _, t in chunk)
-    return ParallelCorpus(pairs, groups, {lang: list(dict.fromkeys(t)) for lang, t in texts.items()})
+    unique = {lang: list(dict.fromkeys(t)) for lang, t in texts.items()}
+    return ParallelCorpus(pairs, groups, unique, everyday_dropped)
 
 
 def unique_sides(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:

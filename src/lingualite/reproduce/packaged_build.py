@@ -310,7 +310,8 @@ def _card(
         "",
         "## Check: everyday sentences (a register no training source has)",
         "",
-        "XSR P@1 among the 40 sentences of `lingualite.data.evalsets.everyday`, mean of both directions:",
+        f"XSR P@1 among the {len(everyday_pairs('en', 'fr')[0])} sentences of `lingualite.data.evalsets.everyday`"
+        " (daily life, news-like reports, formal notices, conversation, instructions), mean of both directions:",
         "",
         "| pair | P@1 |",
         "|---|---:|",

@@ -1,22 +1,72 @@
-"""The packaged everyday sentences cover exactly the supported languages, aligned."""
+"""The packaged everyday sentences: every supported language, aligned, well-formed, by register; and the guard
+that keeps them out of training text."""
 
 from __future__ import annotations
+
+from collections import Counter
+from importlib import resources
 
 import pytest
 
 from lingualite.core.errors import ConfigError
-from lingualite.data.evalsets.everyday import everyday_pairs, everyday_sentences
+from lingualite.data.evalsets.everyday import (
+    REGISTERS,
+    everyday_guard,
+    everyday_pairs,
+    everyday_registers,
+    everyday_sentences,
+    is_everyday,
+    normalise_for_guard,
+)
 from lingualite.text.languages import SUPPORTED
 from lingualite.text.scripts import script_units
 
 
-def test_every_supported_language_has_every_sentence() -> None:
-    sentences = everyday_sentences()
-    assert tuple(sentences) == SUPPORTED
-    assert {len(v) for v in sentences.values()} == {40}
-    for lang, texts in sentences.items():
-        assert len(set(texts)) == 40, lang
-        assert all(t == t.strip() and "\t" not in t for t in texts)
+def _lines() -> list[str]:
+    return (
+        resources.files("lingualite.data.evalsets")
+        .joinpath("everyday.tsv")
+        .read_text(encoding="utf-8")
+        .split("\n")
+    )
+
+
+def test_the_file_is_well_formed() -> None:
+    lines = _lines()
+    assert lines[-1] == "" and all(lines[:-1])  # one final newline, no blank line
+    header, *rows = (line.split("\t") for line in lines[:-1])
+    assert header == ["id", "register", *SUPPORTED]
+    assert all(len(row) == len(header) for row in rows)
+    ids = [row[0] for row in rows]
+    assert len(set(ids)) == len(ids)
+    for row in rows:
+        assert row[1] in REGISTERS, row[0]
+        assert row[0].startswith(f"{row[1]}-"), row[0]
+        for cell in row:
+            assert cell and cell == cell.strip() and "\r" not in cell and "  " not in cell, (row[0], cell)
+
+
+def test_every_register_has_a_few_dozen_rows_in_every_language() -> None:
+    assert everyday_registers() == REGISTERS
+    counts = Counter(len(everyday_sentences(r)["en"]) for r in REGISTERS)
+    assert all(n >= 40 for n in counts), counts
+    total = len(everyday_sentences()["en"])
+    assert total == sum(len(everyday_sentences(r)["en"]) for r in REGISTERS) >= 300
+    for register in (None, *REGISTERS):
+        sentences = everyday_sentences(register)
+        assert tuple(sentences) == SUPPORTED
+        assert len({len(v) for v in sentences.values()}) == 1
+
+
+def test_no_sentence_repeats_within_a_language() -> None:
+    for lang, texts in everyday_sentences().items():
+        normalised = Counter(normalise_for_guard(t) for t in texts)
+        assert [t for t, n in normalised.items() if n > 1] == [], lang
+
+
+def test_sentences_are_short_to_medium() -> None:
+    for text in everyday_sentences()["en"]:
+        assert 3 <= len(text.split()) <= 25, text
 
 
 def test_each_language_is_written_in_its_script() -> None:
@@ -28,5 +78,31 @@ def test_each_language_is_written_in_its_script() -> None:
 def test_pairs_between_any_two_languages() -> None:
     zh, ru = everyday_pairs("zh", "ru")
     assert zh[0] == "今天天气非常好。" and ru[0] == "Сегодня очень хорошая погода."
+    assert len(zh) == len(ru) == len(everyday_sentences()["en"])
     with pytest.raises(ConfigError):
         everyday_pairs("en", "xx")
+
+
+def test_a_register_keeps_its_rows_in_order() -> None:
+    en, fr = everyday_pairs("en", "fr", register="daily")
+    assert en[0] == "The weather is very nice today." and fr[0] == "Il fait très beau aujourd'hui."
+    news_en, news_ja = everyday_pairs("en", "ja", register="news")
+    assert set(news_en).isdisjoint(en) and len(news_en) == len(news_ja)
+    with pytest.raises(ConfigError, match="unknown everyday register"):
+        everyday_sentences("poetry")
+
+
+def test_the_guard_drops_every_everyday_sentence_in_any_language_and_form() -> None:
+    ja = everyday_sentences("news")["ja"][3]
+    texts = [
+        "The weather is very nice today.",
+        "the weather is very nice today",  # case and punctuation
+        "  Il fait très beau aujourd’hui !  ",  # spacing, another apostrophe and mark
+        ja,
+        "The weather is very nice today, isn't it?",  # a different sentence stays
+        "今天天气",
+    ]
+    kept, dropped = everyday_guard(texts)
+    assert kept == texts[4:] and dropped == 4
+    assert all(is_everyday(t) for texts in everyday_sentences().values() for t in texts)
+    assert not is_everyday("")

@@ -45,7 +45,7 @@ def test_ranker_corpus_makes_queries_and_passages_and_drops_excluded_texts(tmp_p
     cfg = _config(train, sources=["lo"], exclude_files=[str(tmp_path / "queries.tsv")])
     corpus, stats = ranker_corpus(cfg, [train])
 
-    assert stats == {"read": 6, "excluded": 1, "kept": 4, "queries": 4, "passages": 3}
+    assert stats == {"read": 6, "excluded": 1, "excluded_everyday": 0, "kept": 4, "queries": 4, "passages": 3}
     assert corpus.pairs == [
         ("query: open a file", "query: ouvrir un fichier"),
         ("query: save a file", "query: enregistrer un fichier"),

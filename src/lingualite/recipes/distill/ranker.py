@@ -27,6 +27,7 @@ import numpy as np
 from lingualite.config.distill import DistillConfig, RankerConfig
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import write_json
+from lingualite.data.evalsets.everyday import is_everyday
 from lingualite.data.pairs import ParallelCorpus, expand_files, languages_of
 from lingualite.data.readers import read_tsv
 from lingualite.data.unseen import SeenTexts
@@ -58,6 +59,10 @@ def _chunks(path: Path, ranker: RankerConfig, seen: SeenTexts, counts: dict[str,
         if seen.seen(pair.src, pair.src) or seen.seen(pair.tgt, pair.tgt):
             counts["excluded"] += 1
             last_doc = None  # a passage never spans an excluded sentence
+            continue
+        if is_everyday(pair.src) or is_everyday(pair.tgt):  # the held-out everyday set stays held out
+            counts["excluded_everyday"] += 1
+            last_doc = None
             continue
         counts["kept"] += 1
         same = pair.doc_id is not None and pair.doc_id == last_doc
@@ -101,7 +106,7 @@ def ranker_corpus(cfg: DistillConfig, files: list[Path]) -> tuple[ParallelCorpus
     pairs: list[tuple[str, str]] = []
     groups: list[int] = []
     texts: dict[str, list[str]] = {}
-    counts = {"read": 0, "excluded": 0, "kept": 0, "queries": 0, "passages": 0}
+    counts = {"read": 0, "excluded": 0, "excluded_everyday": 0, "kept": 0, "queries": 0, "passages": 0}
     for index, path in enumerate(files):
         chunks = _chunks(path, ranker, seen, counts)
         if not chunks:

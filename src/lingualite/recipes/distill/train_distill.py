@@ -124,6 +124,7 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
             corpus, summary["ranker"] = ranker_corpus(cfg, train_files)
         else:
             corpus = read_pairs(train_files, cfg.data.max_train_pairs)
+            summary["everyday_pairs_dropped"] = corpus.everyday_dropped  # held out: data.evalsets.everyday
         valid_sets = []
         if opts.validate and cfg.data.valid_pairs > 0:
             valid_files = expand_files(cfg.data.valid_files, "validation")

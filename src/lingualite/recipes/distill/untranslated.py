@@ -8,7 +8,8 @@ the teacher on; the parallel pairs still tie the languages together.
 
 ``read_monolingual`` reads ``data.monolingual_files`` (checked reading, ``file:line`` errors), dedups them,
 drops every sentence of the validation and ``data.monolingual_exclude_files`` pair files (either side, after
-NFKC, casefold and whitespace collapsing: :class:`lingualite.data.unseen.SeenTexts`) and the pairs' own
+NFKC, casefold and whitespace collapsing: :class:`lingualite.data.unseen.SeenTexts`), the held-out everyday
+sentences (:func:`lingualite.data.evalsets.everyday.is_everyday`) and the pairs' own
 sources (they have targets already), and caps them with an equal seeded share per file.
 :class:`MonolingualBatches` cuts length-bucketed batches of them, deterministic in (seed, step) like the pair
 batches, so ``--resume`` stays exact.
@@ -27,6 +28,7 @@ import torch
 from transformers import PreTrainedTokenizerFast
 
 from lingualite.config.distill import DistillConfig
+from lingualite.data.evalsets.everyday import is_everyday
 from lingualite.data.lines import iter_line_chunks
 from lingualite.data.pairs import expand_files, subsample
 from lingualite.data.tokenized import BucketedBatches, RaggedIds
@@ -55,6 +57,8 @@ def _file_sentences(path: Path, taken: set[str], seen: SeenTexts, counts: dict[s
                 counts["duplicates"] += 1
             elif seen.seen(text, text):  # either side of a validation / test pair
                 counts["excluded_held_out"] += 1
+            elif is_everyday(text):  # lingualite.data.evalsets.everyday, in any language
+                counts["excluded_everyday"] += 1
             else:
                 taken.add(text)
                 kept.append(text)
@@ -75,7 +79,7 @@ def read_monolingual(cfg: DistillConfig, pair_sources: Collection[str]) -> Monol
     )
     seen = SeenTexts().add_files(held_out)
     taken = {" ".join(s.split()) for s in pair_sources}
-    counts = {"read": 0, "duplicates": 0, "excluded_held_out": 0}
+    counts = {"read": 0, "duplicates": 0, "excluded_held_out": 0, "excluded_everyday": 0}
     per_file = [_file_sentences(path, taken, seen, counts) for path in files]
     share = None
     if data.max_monolingual_sentences is not None:

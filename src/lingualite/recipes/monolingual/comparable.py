@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from lingualite.core.errors import LinguaLiteError
+from lingualite.data.evalsets.everyday import is_everyday
 from lingualite.data.pairs import languages_of
 from lingualite.data.readers import read_tsv
 from lingualite.recipes.monolingual.documents import Document, MonolingualCorpus, language_of_document
@@ -66,6 +67,9 @@ def read_document_sides(
                     continue
                 if owner.setdefault((pair.doc_id, lang), path) != path:
                     dropped["lines_already_read_from_another_file"] += 1
+                    continue
+                if is_everyday(text):  # the held-out everyday set (lingualite.data.evalsets.everyday)
+                    dropped["everyday_sentences"] += 1
                     continue
                 sides.setdefault(pair.doc_id, {}).setdefault(lang, []).append(text)
     return sides, dropped

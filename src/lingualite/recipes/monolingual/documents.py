@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from lingualite.core.errors import LinguaLiteError
+from lingualite.data.evalsets.everyday import is_everyday
 from lingualite.data.pairs import languages_of
 from lingualite.data.readers import read_tsv
 
@@ -89,6 +90,9 @@ def build_monolingual_corpus(
                 continue
             if owner_file.setdefault(pair.doc_id, path) != path:
                 dropped["lines_already_read_from_another_file"] += 1
+                continue
+            if is_everyday(text):  # the held-out everyday set (lingualite.data.evalsets.everyday)
+                dropped["everyday_sentences"] += 1
                 continue
             doc = docs.setdefault((lang, pair.doc_id), Document(pair.doc_id, lang, []))
             doc.sentences.append(text)

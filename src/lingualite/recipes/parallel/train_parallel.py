@@ -55,7 +55,7 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
         with phase(f"tokenizing {len(corpus.pairs):,} pairs", talk):
             data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.model.max_seq_length)
         groups = corpus.groups if cfg.optim.batch_by_file else None
-        num_pairs = len(corpus.pairs)
+        num_pairs, everyday_dropped = len(corpus.pairs), corpus.everyday_dropped
         del corpus
         opt = cfg.optim
         batches = BucketedBatches(data.lengths(), opt.batch_size, cfg.seed, opt.bucket_size, groups)
@@ -103,6 +103,7 @@ def train_parallel(cfg: ParallelConfig, output: str | Path, **options: object) -
             "recipe": "parallel",
             "vocabulary": vocabulary,
             "train_pairs": num_pairs,
+            "everyday_pairs_dropped": everyday_dropped,  # held out: lingualite.data.evalsets.everyday
             "total_steps": total_steps,
             "seconds": {"train": round(result.seconds, 2)},
             "pairs_per_second": round(result.examples_per_second, 1),
