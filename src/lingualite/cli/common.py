@@ -194,12 +194,18 @@ def fail(exc: BaseException) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _fmt(value: Any) -> str:
+def _fmt(value: Any, wide: bool = False) -> str:
+    """One value for a table; ``wide``: its column (or row) holds a float >= 10, so every float in it gets
+    one decimal (7.9 beside 11.2, not 7.9000 beside 11.2)."""
     if isinstance(value, float):
-        return f"{value:.4f}" if abs(value) < 10 else f"{value:,.1f}"
+        return f"{value:.4f}" if abs(value) < 10 and not wide else f"{value:,.1f}"
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
     return str(value)
+
+
+def _wide(values: Any) -> bool:
+    return any(isinstance(v, float) and abs(v) >= 10 for v in values)
 
 
 def rounded(value: Any, digits: int = 6) -> Any:
@@ -235,12 +241,13 @@ def emit(result: dict[str, Any], title: str, as_json: bool) -> None:
 
     console = output_console()
     scalars = {k: v for k, v in result.items() if not isinstance(v, dict | list)}
-    table = Table(title=title, show_header=True)
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    for key, value in scalars.items():
-        table.add_row(key, _fmt(value))
-    console.print(table)
+    if scalars:  # none (a listing): no empty metric/value table before the listing's own
+        table = Table(title=title, show_header=True)
+        table.add_column("metric")
+        table.add_column("value", justify="right")
+        for key, value in scalars.items():
+            table.add_row(key, _fmt(value))
+        console.print(table)
     for key, value in result.items():
         if not (isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values())):
             continue
@@ -251,19 +258,20 @@ def emit(result: dict[str, Any], title: str, as_json: bool) -> None:
             scalars.get(c) == next(iter(value.values()))[c] for c in columns if c in scalars
         ):
             continue  # one row, the same numbers as the scalars above
-        sub = Table(title=f"{title}: {key}")
+        sub = Table(title=f"{title}: {key}" if scalars else title)
+        wide = {col: _wide(row.get(col) for row in value.values()) for col in columns}
         if len(columns) + 1 <= 8:
             sub.add_column(key)
             for col in columns:
                 sub.add_column(col, justify="right")
             for name, row in value.items():
-                sub.add_row(name, *(_fmt(row.get(col, "")) for col in columns))
+                sub.add_row(name, *(_fmt(row.get(col, ""), wide[col]) for col in columns))
         else:  # transposed: one row per metric, one column per item
             sub.add_column("metric")
             for name in value:
                 sub.add_column(str(name), justify="right")
             for col in columns:
-                sub.add_row(col, *(_fmt(row.get(col, "")) for row in value.values()))
+                sub.add_row(col, *(_fmt(row.get(col, ""), wide[col]) for row in value.values()))
         console.print(sub)
 
 

@@ -134,7 +134,10 @@ def _list_tables(as_json: bool) -> None:
         table = load_table(name)
         rows[name] = {"cells": len(table.cells), "scales": ",".join(table.scales), "title": table.title}
     rows.update(study_rows())
-    emit({"folder": str(TABLES_DIR), "tables": rows}, "Tables `lingualite reproduce` can run", as_json)
+    if as_json:
+        emit({"folder": str(TABLES_DIR), "tables": rows}, "", as_json)
+    else:  # the folder in the title: a one-row table of it before the list would read as an empty table
+        emit({"tables": rows}, f"Tables `lingualite reproduce` can run (configs in {TABLES_DIR})", as_json)
 
 
 def _dry_run(
