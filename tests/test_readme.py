@@ -113,7 +113,9 @@ def test_every_task_names_the_extras_its_commands_need() -> None:
     installed = set(re.search(r'-e "\.\[([^\]]*)\]"', command_1).group(1).split(","))
     tasks = list(TASK.finditer(README))
     for i, task in enumerate(tasks):
-        section = README[task.start() : tasks[i + 1].start() if i + 1 < len(tasks) else README.index("## Results")]
+        section = README[
+            task.start() : tasks[i + 1].start() if i + 1 < len(tasks) else README.index("## Results")
+        ]
         prose = re.sub(r"^```.*?^```", "", section, flags=re.S | re.M)
         for command, extra in EXTRA_OF.items():
             if command in section and extra not in installed:
