@@ -64,5 +64,11 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None, device: s
     if not path.exists():
         from lingualite.models.loading import ModelFolderError
 
-        raise ModelFolderError(path, f"does not exist (and is not a baseline name: {', '.join(BASELINES)})")
+        from lingualite.encoders.packaged import PACKAGED
+
+        raise ModelFolderError(
+            path,
+            f"does not exist (and is not a model name: packaged {', '.join(PACKAGED)}; "
+            f"baselines {', '.join(BASELINES)})",
+        )
     return SentenceTransformerEncoder(path, threads=threads, device=device)
