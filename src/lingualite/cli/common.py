@@ -29,6 +29,26 @@ VALID_FILES_HELP = "Validation pair files, replacing the config's data.valid_fil
 JsonOpt = Annotated[
     bool, typer.Option("--json", help="Print one JSON object (for scripts) instead of tables.")
 ]
+# The old spelling of --output (prepare, data fetch/eval-sets/pivot, eval all, models build): still accepted,
+# hidden from --help and the reference, with a note; see renamed().
+OldOutOpt = Annotated[
+    Path | None,
+    typer.Option("--out", hidden=True, help="Deprecated spelling of --output.", show_default=False),
+]
+# The old spelling of --margin-k (mine, eval mine, eval xsr), likewise.
+OldKOpt = Annotated[
+    int | None, typer.Option("--k", min=1, hidden=True, help="Deprecated spelling of --margin-k.")
+]
+
+
+def renamed(value: Any, old_value: Any, old: str = "--out", new: str = "--output") -> Any:
+    """``value``, or ``old_value`` with a one-line deprecation note on stderr when the old spelling was given."""
+    if old_value is None:
+        return value
+    typer.echo(f"lingualite: {old} is deprecated; use {new} (same meaning)", err=True)
+    return old_value
+
+
 DimensionsOpt = Annotated[
     int | None,
     typer.Option(

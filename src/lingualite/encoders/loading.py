@@ -62,9 +62,8 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None, device: s
         return OnnxEncoder(rest, graph=graph, threads=threads, device=device, name=name)
     path = Path(name_or_path)
     if not path.exists():
-        from lingualite.models.loading import ModelFolderError
-
         from lingualite.encoders.packaged import PACKAGED
+        from lingualite.models.loading import ModelFolderError
 
         raise ModelFolderError(
             path,
