@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from doc_blocks import ROOT, env, make_world, run_blocks, runnable
+from doc_blocks import ROOT, env, make_world, port_problems, run_blocks, runnable
 
 sys.path.insert(0, str(ROOT))  # tools/ is dev tooling at the repository's root, not an installed package
 
@@ -136,3 +136,42 @@ def test_the_site_builds_strict_and_offline(tmp_path: Path) -> None:
 def test_the_page_examples_run(page: str, tmp_path: Path) -> None:
     make_world(tmp_path)
     assert run_blocks((ROOT / page).read_text(encoding="utf-8"), tmp_path) > 0
+
+
+ALL_PAGES = ["README.md"] + sorted(
+    p.relative_to(ROOT).as_posix() for p in DOCS.rglob("*.md") if "incoming" not in p.parts
+)
+
+
+@pytest.mark.parametrize("page", ALL_PAGES)
+def test_every_call_goes_to_the_port_its_server_example_starts(page: str) -> None:
+    """Shown (console) blocks included: a page that starts a server on one port and calls another fails."""
+    assert port_problems((ROOT / page).read_text(encoding="utf-8")) == []
+
+
+def test_a_port_mismatch_is_caught() -> None:
+    """The README's serve example once started the default port (8000) and called 8765."""
+    page = (
+        "```console\nlingualite serve --model use-m --index my-index\n"
+        "curl -s localhost:8765/search -d '{}'\n```\n"
+    )
+    assert port_problems(page) == [
+        "calls port 8765, but the server example starts 8000: curl -s localhost:8765/search -d '{}'"
+    ]
+    assert port_problems(page.replace("my-index\n", "my-index --port 8765\n")) == []
+    later = "```bash\nlingualite serve --model m --port 8765\n```\n```python\nurl = 'http://127.0.0.1:8765/v1'\n```\n"
+    assert port_problems(later) == []  # a block that starts none calls the page's earlier server
+    assert port_problems(later.replace("'http://127.0.0.1:8765", "'http://127.0.0.1:9000")) != []
+
+
+def test_a_foreground_server_example_is_started_and_called(tmp_path: Path) -> None:
+    """As a user runs it: the server line in one terminal (the runner backgrounds it and stops it after the
+    page), the call in another."""
+    pytest.importorskip("fastapi")
+    page = (
+        "```bash\nlingualite serve --model lingualite-static --port 8765\n```\n"
+        "```bash\ncurl -sf localhost:8765/health -o health.json\n```\n"
+    )
+    assert run_blocks(page, tmp_path) == 2
+    assert json.loads((tmp_path / "health.json").read_text())["model"]
+

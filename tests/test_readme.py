@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from doc_blocks import ROOT, as_tested, blocks, make_world, run_line, runnable
+from doc_blocks import ROOT, as_tested, blocks, make_world, run_line, runnable, started_port
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 LINK = re.compile(r"\[[^\]]*\]\(([^)#\s]+)(#[^)\s]+)?\)")
@@ -63,8 +63,11 @@ def test_every_task_example_is_an_example_of_its_page() -> None:
         }
         for _, body in blocks(section):
             for line in body.splitlines():
-                assert any(line in shown for shown in page_lines), (
-                    f"{task.group(1)}: {line!r} is not on {page}"
+                shown = [s for s in page_lines if line in s]
+                assert shown, f"{task.group(1)}: {line!r} is not on {page}"
+                # a server example starts the port its page's line starts (the page's calls go there)
+                assert started_port(line) in {started_port(s) for s in shown}, (
+                    f"{task.group(1)}: {line!r} starts another port than {page}'s"
                 )
 
 
