@@ -175,3 +175,73 @@ def test_a_foreground_server_example_is_started_and_called(tmp_path: Path) -> No
     assert run_blocks(page, tmp_path) == 2
     assert json.loads((tmp_path / "health.json").read_text())["model"]
 
+
+# Pages for users say what is, not what changed; the dated research notes, the generated results and
+# reproduction tables and the generated reference are not user pages in that sense.
+USER_PAGES = ["README.md"] + sorted(
+    p.relative_to(ROOT).as_posix()
+    for p in DOCS.rglob("*.md")
+    if not {"incoming", "research", "results", "reproduction", "reference"} & set(p.parts)
+)
+CHANGELOG = re.compile(
+    r"\bnow\b|\bChange:|\bBefore,|\bno longer\b|\bas before\b|\bused to (?:write|be|show|print|return)\b",
+    flags=re.I,
+)
+
+
+@pytest.mark.parametrize("page", USER_PAGES)
+def test_a_user_page_says_what_is_not_what_changed(page: str) -> None:
+    text = re.sub(r"^```.*?^```", "", (ROOT / page).read_text(encoding="utf-8"), flags=re.S | re.M)
+    text = re.sub(r"`[^`\n]*`", "", text)  # quoted messages and commands
+    found = [m.group(0) for m in CHANGELOG.finditer(text)]
+    assert found == [], f"{page}: changelog words {found}"
+
+
+def _labels(nav: list) -> list[str]:
+    found = []
+    for entry in nav:
+        if isinstance(entry, dict):
+            for label, value in entry.items():
+                found.append(label)
+                if isinstance(value, list):
+                    found += _labels(value)
+    return found
+
+
+def _pages(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [p for v in value for p in _pages(v)]
+    if isinstance(value, dict):
+        return [p for v in value.values() for p in _pages(v)]
+    return []
+
+
+def test_the_menu_is_short_and_research_sits_under_one_entry() -> None:
+    import yaml
+
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+    assert len(nav) <= 8, [next(iter(e)) for e in nav]
+    labels = [label.casefold() for label in _labels(nav)]
+    assert sorted({x for x in labels if labels.count(x) > 1}) == []  # "Mining and alignment" once, ...
+    research = [
+        next(iter(e))
+        for e in nav
+        if any(
+            p.split("/")[0] in ("research", "results", "reproduction") or p == "reproduction.md"
+            for p in _pages(e)
+        )
+    ]
+    assert len(research) == 1, research
+
+
+def test_the_distillation_teacher_is_the_one_the_config_names() -> None:
+    from lingualite.config import load_config
+
+    assert load_config("distill").teacher.name == "use-m"
+    page = (DOCS / "training" / "distillation.md").read_text(encoding="utf-8")
+    assert "the default teacher is the multilingual Universal Sentence Encoder, USE-m" in page
+    assert "| `distill` (default) | USE-m" in page
+    for path in [ROOT / "README.md", *DOCS.glob("*.md")]:
+        assert "default teacher)" not in path.read_text(encoding="utf-8"), path
