@@ -112,3 +112,38 @@ def test_quickstart_smoke_asks_for_the_sample(monkeypatch: pytest.MonkeyPatch, t
     with pytest.raises(quickstart.LinguaLiteError):
         quickstart.run_quickstart(tmp_path / "run", tmp_path)
     assert asked["max_pairs"] is None
+
+
+def test_quickstart_prints_plain_progress_when_not_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Under nohup or CI the quickstart is not silent for minutes: training gets the plain progress lines
+    (PlainProgress) and so does each pair's preparation."""
+    from rich.console import Console
+
+    from lingualite import quickstart
+
+    asked: dict[str, object] = {}
+
+    def fake_train(cfg, output, progress=False, **kw):
+        asked["progress"] = progress
+        raise quickstart.LinguaLiteError("stop here")
+
+    folder = tmp_path / "prepared" / "en-fr"
+    monkeypatch.setattr(quickstart, "prepare_default_data", lambda *a, **k: [folder])
+    monkeypatch.setattr(quickstart, "train_parallel", fake_train)
+    with pytest.raises(quickstart.LinguaLiteError):
+        quickstart.run_quickstart(tmp_path / "run", tmp_path, console=Console(stderr=True, quiet=True))
+    assert asked["progress"] is True  # progress_bar: a bar on a terminal, plain lines otherwise
+
+    prepared: dict[str, object] = {}
+
+    def fake_prepare(*args: object, **kwargs: object) -> None:
+        prepared.update(kwargs)
+        raise quickstart.LinguaLiteError("stop here")
+
+    monkeypatch.setattr(quickstart, "prepare_corpus", fake_prepare)
+    monkeypatch.setattr(quickstart.sys.stderr, "isatty", lambda: False, raising=False)
+    with pytest.raises(quickstart.LinguaLiteError):
+        quickstart._prepare_one([tmp_path / "x.tsv"], "fr", tmp_path / "out")
+    assert prepared["progress"] is True

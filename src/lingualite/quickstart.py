@@ -36,7 +36,9 @@ QUICKSTART_SPLIT = SplitConfig(valid_fraction=0.03, test_fraction=0.05, max_vali
 
 def _prepare_one(inputs: list[Path], lang: str, out: Path, lang_id: bool = True) -> str:
     cleaning = CleaningConfig(lang_id=lang_id)
-    result = prepare_corpus(inputs, "en", lang, out, cleaning, split=QUICKSTART_SPLIT, progress=False)
+    # plain progress lines when stderr is not a terminal (nohup, CI); no bar from several processes at once
+    plain = not sys.stderr.isatty()
+    result = prepare_corpus(inputs, "en", lang, out, cleaning, split=QUICKSTART_SPLIT, progress=plain)
     return f"en-{lang}: kept {result.stats['kept']}, dropped {sum(result.stats['dropped'].values())}"
 
 
@@ -161,7 +163,7 @@ def run_quickstart(
     resume = resume and RunFolder(output).has_checkpoints()
     console.print(f"training `{config}` into {output}" + (" (resuming)" if resume else ""))
     how = {"resume": resume, "max_steps": max_steps, "smoke": smoke, "device": device}
-    result = train_parallel(cfg, output, progress=console.is_terminal, **how)
+    result = train_parallel(cfg, output, progress=True, **how)  # a bar on a terminal, plain lines otherwise
     model = SentenceTransformerEncoder(output, device=device)
     rows: dict[str, dict[str, float]] = {}
     by_domain = {folder: _by_domain(folder / "test.tsv") for folder in prepared}
