@@ -2,7 +2,7 @@
 
 Each English help page of the prepared test split (>= 20 shared paragraphs) is aligned with its French,
 German, Spanish and Italian version after a seeded 15% of the paragraphs are dropped from each side
-(:mod:`lingualite.evaluation.alignment`); the score is Vecalign's strict F1 over the gold 1-1 paragraph
+(:mod:`lingualite.evaluation.document_alignment`); the score is Vecalign's strict F1 over the gold 1-1 paragraph
 links, summed over the pages of a language pair. Embedding rows use the Vecalign-style aligner
 (:func:`lingualite.alignment.align_texts`, blocks of two paragraphs embedded as joined text); TF-IDF is
 fitted on the two documents it aligns; Gale-Church uses lengths only.
@@ -27,9 +27,9 @@ from typing import Any
 import numpy as np
 
 from lingualite.alignment import GaleChurchConfig, VecalignConfig, align_texts, gale_church_align
-from lingualite.config.loading import default_data_dir
-from lingualite.encoders.loading import load_encoder
-from lingualite.evaluation.alignment import evaluate_aligner, load_cases
+from lingualite.config.parsing import default_data_dir
+from lingualite.encoders.resolve import load_encoder
+from lingualite.evaluation.document_alignment import evaluate_aligner, load_cases
 
 PERCENTILES = (0.2, 0.1, 0.05, 0.02, 0.01)
 
@@ -66,8 +66,8 @@ def _tune(encoder: Any, valid: dict[str, list], max_block: int) -> tuple[float, 
 
 
 def _ensure_onnx(model: str, target: Path) -> Path:
-    from lingualite.runtime.onnx_encoder import INT8_FILE, ONNX_DIR
-    from lingualite.runtime.onnx_export import export_onnx
+    from lingualite.encoders.onnx import INT8_FILE, ONNX_DIR
+    from lingualite.encoders.onnx_export import export_onnx
 
     if not (target / ONNX_DIR / INT8_FILE).exists():
         print(f"exporting {model} -> {target}", file=sys.stderr, flush=True)
@@ -163,7 +163,7 @@ def _seconds(per: dict[str, dict[str, Any]]) -> str:
 
 
 def _write(out: Path, rows: list[dict], settings: dict) -> None:
-    from lingualite.io_utils import write_json, write_text
+    from lingualite.core.io_utils import write_json, write_text
 
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json(out.with_suffix(".json"), {"settings": settings, "rows": rows})

@@ -28,8 +28,8 @@ def _texts(prepared: Path, n: int) -> list[str]:
 
 
 def _encoder(model: str, variant: str, threads: int | None, batch_size: int) -> Any:
+    from lingualite.encoders.bf16 import Bf16Encoder
     from lingualite.encoders.folder import SentenceTransformerEncoder
-    from lingualite.runtime.bf16_encoder import Bf16Encoder
 
     dtype, _, attention = variant.partition("+")
     if dtype == "fp32" and not attention:
@@ -121,7 +121,7 @@ def main() -> None:
 
     import torch
 
-    from lingualite.config.loading import default_data_dir
+    from lingualite.config.parsing import default_data_dir
 
     texts = _texts((args.data_dir or default_data_dir()) / "prepared", args.sentences)
     rows = []
@@ -140,7 +140,7 @@ def main() -> None:
                     file=sys.stderr,
                 )
     if args.out is not None:
-        from lingualite.io_utils import write_json
+        from lingualite.core.io_utils import write_json
 
         settings = {
             "sentences": len(texts),

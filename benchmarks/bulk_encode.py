@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lingualite.config.loading import default_data_dir
+from lingualite.config.parsing import default_data_dir
 
 
 def _write_input(prepared: Path, n: int, path: Path) -> int:
@@ -114,7 +114,7 @@ def main() -> None:
 
 
 def _write(out: Path, rows: list[dict], settings: dict) -> None:
-    from lingualite.io_utils import write_json, write_text
+    from lingualite.core.io_utils import write_json, write_text
 
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json(out.with_suffix(".json"), {"settings": settings, "rows": rows})

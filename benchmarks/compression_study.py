@@ -44,8 +44,8 @@ TASKS = ("xsr", "sts", "ir", "efficiency")
 
 def distill_variant(name: str, out: Path, steps: int, cache: Path, threads: int | None) -> Path:
     from lingualite.config import load_distill_config
-    from lingualite.distill.train import train_distill
-    from lingualite.run_folder import RunFolder
+    from lingualite.models.run_folder import RunFolder
+    from lingualite.recipes.distill.train_distill import train_distill
 
     folder = out / "students" / name
     if (folder / "modules.json").exists():
@@ -74,7 +74,7 @@ def _summary(task: str, metrics: dict[str, Any] | None) -> float | None:
 
 
 def build_rows(report: dict[str, Any], students: dict[str, Path], teacher: str) -> list[dict[str, Any]]:
-    from lingualite.run_folder import RunFolder
+    from lingualite.models.run_folder import RunFolder
 
     rows = []
     models = report["models"]
@@ -204,8 +204,8 @@ def main() -> None:
     )
     args = parser.parse_args()
 
+    from lingualite.core.io_utils import write_json
     from lingualite.evaluation.report import ReportSettings, run_report
-    from lingualite.io_utils import write_json
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)

@@ -114,8 +114,8 @@ def _check(run: Path, ref: Path, ref_vectors: Any, sentences: list[str]) -> list
     """Everything a finished trial must satisfy; returns the problems found."""
     import numpy as np
 
-    from lingualite.encoders.loading import load_encoder
-    from lingualite.run_folder import RunFolder
+    from lingualite.encoders.resolve import load_encoder
+    from lingualite.models.run_folder import RunFolder
 
     problems = []
     if not _identical(run / "model.safetensors", ref / "model.safetensors"):
@@ -144,8 +144,8 @@ def _check(run: Path, ref: Path, ref_vectors: Any, sentences: list[str]) -> list
 def run_scenario(
     scenario: str, cfg: Path, work: Path, trials: int, kills_per_trial: int, rng: random.Random
 ) -> dict[str, Any]:
-    from lingualite.encoders.loading import load_encoder
-    from lingualite.run_folder import RunFolder
+    from lingualite.encoders.resolve import load_encoder
+    from lingualite.models.run_folder import RunFolder
 
     sentences = ["the big cat runs quickly", "le petit chien dort", "a red car sees the house"]
     ref = work / f"{scenario}-reference"
@@ -221,7 +221,7 @@ def main() -> None:
                 f"== {scenario}: {res['trials']} trials, {res['kills']} kills, "
                 f"{res['failed_trials']} failed (reference run {res['reference_seconds']} s)"
             )
-    from lingualite.io_utils import write_json
+    from lingualite.core.io_utils import write_json
 
     write_json(args.out, results)
     print(f"wrote {args.out}")

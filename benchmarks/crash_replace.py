@@ -79,7 +79,7 @@ def onnx_export_scenario(work: Path) -> Scenario:
     import torch
 
     from lingualite.config.encoder import EncoderConfig
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
     from lingualite.models.dual_encoder import DualEncoder
     from lingualite.tokenization import train_tokenizer
 

@@ -6,7 +6,7 @@ parameters, size, sentences/s at batch 64 over the same English test sentences, 
 held-out test pools of every language pair (the same seeded pairs for every model). Ratios are against
 USE-m and against MiniLM run by onnxruntime, both measured in the same run. Before the timed sentences every
 model encodes ``--warmup-sentences`` other ones (English valid sentences): the steady state of a long job, in
-which the static tier's word cache (:mod:`lingualite.runtime.word_cache`) has seen other text, but not the
+which the static tier's word cache (:mod:`lingualite.encoders.word_cache`) has seen other text, but not the
 timed sentences; ``--warmup-sentences 0`` measures a cold start instead.
 
     python benchmarks/encode_speed.py --student runs/distill-usem --out benchmarks/results/encode_speed
@@ -26,9 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
-from lingualite.config.loading import default_data_dir
+from lingualite.config.parsing import default_data_dir
 from lingualite.data.pairs import load_xsr_pairs
-from lingualite.encoders.loading import load_encoder
+from lingualite.encoders.resolve import load_encoder
 from lingualite.evaluation.efficiency import measure_efficiency
 from lingualite.evaluation.xsr import evaluate_xsr
 
@@ -53,8 +53,8 @@ def _xsr(spec: str, prepared: Path, max_pairs: int | None, threads: int | None) 
 
 
 def _ensure_onnx(model: str, target: Path) -> Path:
-    from lingualite.runtime.onnx_encoder import FP32_FILE, INT8_FILE, ONNX_DIR
-    from lingualite.runtime.onnx_export import export_onnx
+    from lingualite.encoders.onnx import FP32_FILE, INT8_FILE, ONNX_DIR
+    from lingualite.encoders.onnx_export import export_onnx
 
     if not (target / ONNX_DIR / FP32_FILE).exists() or not (target / ONNX_DIR / INT8_FILE).exists():
         print(f"exporting {model} -> {target}", file=sys.stderr, flush=True)
@@ -173,7 +173,7 @@ def main() -> None:
 
 
 def _write(out: Path, rows: list[dict], settings: dict) -> None:
-    from lingualite.io_utils import write_json, write_text
+    from lingualite.core.io_utils import write_json, write_text
 
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json(out.with_suffix(".json"), {"settings": settings, "rows": rows})

@@ -56,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))  # the sour
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
-from lingualite.gpu_usage import GpuUsage  # noqa: E402 - after the path to the source tree
+from lingualite.core.gpu_usage import GpuUsage  # noqa: E402 - after the path to the source tree
 
 TABLE5_V100 = {1: (7135, 19), 2: (11607, 24), 3: (16804, 29), 4: (21923, 34), 6: (28024, 44)}
 """Paper 000, Table 5: N layers -> (M: memory overhead in MB, T: minutes per 10k steps) on a V100."""
@@ -200,8 +200,8 @@ def model_folders(ctx: dict) -> dict[str, Path]:
     from transformers import PreTrainedTokenizerFast
 
     from lingualite.config.encoder import EncoderConfig
-    from lingualite.distill.student import StudentEncoder
     from lingualite.models.dual_encoder import DualEncoder
+    from lingualite.recipes.distill.student import StudentEncoder
 
     tokenizer = PreTrainedTokenizerFast.from_pretrained(str(ensure_tokenizer(ctx)))
     vocab, pad, small = len(tokenizer), tokenizer.pad_token_id, ctx["sizes"].hidden < 64
@@ -231,8 +231,8 @@ def sentences(path: Path, n: int, data: Path) -> Path:
 
 
 def encode_speed(folder: Path, text: Path, device: str) -> dict:
-    from lingualite.encoders.loading import load_encoder
-    from lingualite.runtime.encode_file import encode_file
+    from lingualite.encoders.resolve import load_encoder
+    from lingualite.encoding.to_file import encode_file
 
     t0 = time.perf_counter()
     import torch
@@ -380,7 +380,7 @@ def main(argv: list[str] | None = None) -> dict:
 def run(args: argparse.Namespace) -> dict:
     import torch
 
-    from lingualite.device import resolve_device
+    from lingualite.core.device import resolve_device
 
     gpu = torch.cuda.is_available() and not args.cpu_only
     device = resolve_device("cuda" if gpu else "cpu")

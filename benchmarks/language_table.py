@@ -24,9 +24,9 @@ import numpy as np
 
 from lingualite.data.evalsets.everyday import everyday_pairs
 from lingualite.data.pairs import load_xsr_pairs
-from lingualite.encoders.loading import load_encoder
+from lingualite.encoders.resolve import load_encoder
 from lingualite.evaluation.xsr import evaluate_xsr
-from lingualite.languages import CHECK_PIVOTS, ENGLISH, TRANSLATION_LANGS, parse_pair
+from lingualite.text.languages import CHECK_PIVOTS, ENGLISH, TRANSLATION_LANGS, parse_pair
 
 
 def _pools(data_dir: Path, max_pairs: int) -> dict[str, tuple[list[str], list[str]]]:

@@ -105,8 +105,8 @@ def pair_dirs(data_dir: Path) -> list[Path]:
 
 def prepare_data(source: str, data_dir: Path, folder: Path) -> dict[str, Any]:
     """Train/valid files without ``source`` (written once: a resumed run must see the same data)."""
+    from lingualite.core.io_utils import write_json
     from lingualite.data.doc_sources import write_without_sources
-    from lingualite.io_utils import write_json
 
     record = folder / "data" / "sources.json"
     if record.exists():
@@ -131,9 +131,9 @@ def write_config(args: argparse.Namespace, folder: Path) -> tuple[Path, list[str
     import yaml
 
     from lingualite.config import load_distill_config
-    from lingualite.config.loading import default_data_dir
-    from lingualite.io_utils import write_text
-    from lingualite.run_folder import RunFolder, changed_config_keys
+    from lingualite.config.parsing import default_data_dir
+    from lingualite.core.io_utils import write_text
+    from lingualite.models.run_folder import RunFolder, changed_config_keys
 
     cfg = load_distill_config(args.config, args.data_dir)
     if args.teacher:
@@ -165,7 +165,7 @@ def is_complete(model: Path) -> bool:
 
 def distill(args: argparse.Namespace, config: Path, model: Path) -> dict[str, Any]:
     """Run ``lingualite distill`` under the lock unless ``model`` is complete; its training record."""
-    from lingualite.run_folder import RunFolder
+    from lingualite.models.run_folder import RunFolder
 
     if is_complete(model):
         print(f"{model}: complete, not retrained", file=sys.stderr, flush=True)
@@ -186,7 +186,7 @@ def distill(args: argparse.Namespace, config: Path, model: Path) -> dict[str, An
 
 
 def training_record(model: Path) -> dict[str, Any]:
-    from lingualite.run_folder import RunFolder
+    from lingualite.models.run_folder import RunFolder
 
     summary = RunFolder(model).read_summary() or {}
     seconds = summary.get("seconds", {})
@@ -200,7 +200,7 @@ def training_record(model: Path) -> dict[str, Any]:
 
 def monolingual_record(model: Path) -> dict[str, Any] | None:
     """What the run read as monolingual text (its summary): sentences kept per file, exclusions."""
-    from lingualite.run_folder import RunFolder
+    from lingualite.models.run_folder import RunFolder
 
     return (RunFolder(model).read_summary() or {}).get("monolingual")
 
@@ -251,7 +251,7 @@ def pairs_digest(pairs: list[tuple[str, str]]) -> str:
 def evaluate(spec: str, tests: dict[str, list[tuple[str, str]]], cache: dict[str, Any], lock: str) -> None:
     """XSR P@1 of ``spec`` on every test not in ``cache[spec]`` yet (same model files, same pairs), under
     the lock."""
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
     from lingualite.evaluation.xsr import evaluate_xsr
 
     entry = cache.setdefault(spec, {"fingerprint": fingerprint(spec), "tests": {}})
@@ -279,7 +279,7 @@ def evaluate(spec: str, tests: dict[str, list[tuple[str, str]]], cache: dict[str
 
 
 def main() -> None:
-    from lingualite.config.loading import default_data_dir
+    from lingualite.config.parsing import default_data_dir
 
     args = parse_args()
     data_dir = args.data_dir or default_data_dir()
@@ -326,7 +326,7 @@ def _fmt(x: float | None, signed: bool = False) -> str:
 
 def write(args: argparse.Namespace, held: dict[str, Any], cache: dict[str, Any], extra: dict) -> None:
     """OUT.json (everything, the score cache included) and OUT.md (the tables); prints the Markdown."""
-    from lingualite.io_utils import write_json, write_text
+    from lingualite.core.io_utils import write_json, write_text
 
     full_record = training_record(Path(args.full_model))
     rows: list[dict[str, Any]] = []

@@ -1,5 +1,5 @@
 """Measure how long each language's translations are against their English: the numbers behind
-``length_vs_english`` (:mod:`lingualite.languages`) and ``ENGLISH_CHARS_PER_WORD``
+``length_vs_english`` (:mod:`lingualite.text.languages`) and ``ENGLISH_CHARS_PER_WORD``
 (:mod:`lingualite.text.segmentation`).
 
 On the LibreOffice help pairs extracted by ``lingualite data fetch`` (``DATA_DIR/corpora/libreoffice/en-xx.tsv``,
@@ -19,8 +19,8 @@ import json
 import statistics
 from pathlib import Path
 
-from lingualite.config.loading import default_data_dir
-from lingualite.languages import LANGUAGES, TRANSLATION_LANGS
+from lingualite.config.parsing import default_data_dir
+from lingualite.text.languages import LANGUAGES, TRANSLATION_LANGS
 from lingualite.text.scripts import script_units
 
 

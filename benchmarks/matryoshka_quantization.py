@@ -5,7 +5,7 @@ XSR pair files (``src<TAB>tgt``; square protocol, both directions, nearest neigh
 against the query, as ``lingualite eval xsr``):
 
 - P@1 at each dimension (the full one, then the truncated sizes): the first ``d`` components, renormalised
-  (:func:`lingualite.matryoshka.truncate`, what ``encode --dimensions`` writes). The plain model's numbers
+  (:func:`lingualite.vectors.truncation.truncate`, what ``encode --dimensions`` writes). The plain model's numbers
   are plain truncation of a model never trained for it.
 - P@1 at each precision, at each dimension (``--precision`` composes with ``--dimensions``):
 
@@ -17,7 +17,7 @@ against the query, as ``lingualite eval xsr``):
   - ``binary``: sign bits on both sides, compared by Hamming distance (ubinary holds the same bits);
   - ``binary+rescore``: Hamming distance proposes the K nearest candidates and the float cosine of the
     query's and the candidates' float vectors picks among them, which is what ``lingualite index build
-    --quantization binary`` does (:mod:`lingualite.search.vectors`: float vectors on disk, exact rescoring);
+    --quantization binary`` does (:mod:`lingualite.search.faiss_index`: float vectors on disk, exact rescoring);
     K is the index's default for one wanted hit, ``max(10, 5120 / bits)``.
 
 It prints, and writes to ``OUT.json`` and ``OUT.md``, the tables and two checks of the issue's "Done when":
@@ -43,11 +43,12 @@ from typing import Any
 import numpy as np
 
 from lingualite.data.pairs import load_xsr_pairs, pair_set_name
-from lingualite.encoders.loading import load_encoder
-from lingualite.matryoshka import trained_dimensions, truncate
-from lingualite.retrieval import precision_at_k
-from lingualite.runtime.precision import Calibration, dequantize, quantize
-from lingualite.search.vectors import default_rescore
+from lingualite.encoders.matryoshka_dims import trained_dimensions
+from lingualite.encoders.resolve import load_encoder
+from lingualite.search.faiss_index import default_rescore
+from lingualite.vectors.precision import Calibration, dequantize, quantize
+from lingualite.vectors.retrieval import precision_at_k
+from lingualite.vectors.truncation import truncate
 
 PRECISIONS = ("float32", "int8", "uint8", "binary", "binary+rescore")
 BYTES = {"float32": 4.0, "int8": 1.0, "uint8": 1.0, "binary": 1 / 8, "binary+rescore": 1 / 8}

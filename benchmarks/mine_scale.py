@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from lingualite.config.loading import default_data_dir
+from lingualite.config.parsing import default_data_dir
 
 
 def build_inputs(corpora: Path, lines: int, work: Path) -> tuple[Path, Path]:
@@ -90,7 +90,7 @@ def main() -> None:
         "command": "lingualite mine --model MODEL --src src.txt --tgt tgt.txt --output pairs.tsv "
         + " ".join(args.extra),
     }
-    from lingualite.io_utils import write_json
+    from lingualite.core.io_utils import write_json
 
     write_json(args.out, row)
     print(json.dumps(row, indent=2))

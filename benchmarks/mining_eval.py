@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from lingualite.config.loading import default_data_dir
-from lingualite.encoders.loading import load_encoder
+from lingualite.config.parsing import default_data_dir
+from lingualite.encoders.resolve import load_encoder
 from lingualite.evaluation.mining import RATIOS, evaluate_mining
 
 
@@ -60,7 +60,7 @@ def _f1(results: dict, key: str) -> str:
 
 
 def write(rows: dict, args: argparse.Namespace, pairs: list[str]) -> None:
-    from lingualite.io_utils import write_json, write_text
+    from lingualite.core.io_utils import write_json, write_text
 
     settings = {
         "gold_per_pair": args.gold,

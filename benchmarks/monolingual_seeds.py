@@ -2,7 +2,7 @@
 train``'s machinery, with the same per-stage evaluation protocols the CLI passes: zero-shot ``eval classify``
 and ``eval pairs``), then aggregates the runs' ``stages.jsonl`` stage by stage: mean, sample std, range and the
 per-seed values, plus each iteration's change from stage 1 taken seed by seed
-(:func:`lingualite.monolingual.seeds.aggregate_stages`).
+(:func:`lingualite.recipes.monolingual.seeds.aggregate_stages`).
 
     python benchmarks/monolingual_seeds.py --config monolingual --seeds 0 1 2 --out runs/mono-seeds --threads 2
     python benchmarks/monolingual_seeds.py --out runs/mono-seeds --aggregate-only   # the runs already there
@@ -27,9 +27,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
 def run_seed(config: str, data_dir: str | None, seed: int, folder: Path, args: argparse.Namespace) -> None:
-    from lingualite.cli.train_commands import paper_set_evaluator
     from lingualite.config import load_monolingual_config
-    from lingualite.monolingual.train import train_monolingual
+    from lingualite.recipes.monolingual.train_monolingual import train_monolingual
+    from lingualite.reproduce.protocols import paper_set_evaluator
 
     if (folder / "modules.json").exists():
         print(f"seed {seed}: {folder} is complete, not run again", flush=True)
@@ -72,8 +72,8 @@ def main() -> None:
     parser.add_argument("--aggregate-only", action="store_true", help="only aggregate the runs in OUT")
     args = parser.parse_args()
 
-    from lingualite.io_utils import write_json, write_text
-    from lingualite.monolingual.seeds import aggregate_stages, seeds_markdown, seeds_plot
+    from lingualite.core.io_utils import write_json, write_text
+    from lingualite.recipes.monolingual.seeds import aggregate_stages, seeds_markdown, seeds_plot
 
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.aggregate_only:

@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from lingualite.config.loading import default_data_dir
-from lingualite.encoders.loading import load_encoder
+from lingualite.config.parsing import default_data_dir
+from lingualite.encoders.resolve import load_encoder
 from lingualite.search import SearchIndex
 from lingualite.search.encoder_check import dense
 
@@ -261,7 +261,7 @@ def _table(rows: list[dict], mrr: bool) -> list[str]:
 
 
 def _write(out: Path, part: str, rows: list[dict], settings: dict) -> None:
-    from lingualite.io_utils import write_json, write_text
+    from lingualite.core.io_utils import write_json, write_text
 
     path = out.with_suffix(".json")
     merged = json.loads(path.read_text()) if path.exists() else {}

@@ -57,7 +57,7 @@ import httpx
 import numpy as np
 import psutil
 
-from lingualite.config.loading import default_data_dir
+from lingualite.config.parsing import default_data_dir
 
 
 def _sentences(path: Path | None, prepared: Path, n: int = 5000) -> list[str]:
@@ -305,7 +305,7 @@ def _route_summary(rows: list[dict]) -> list[str]:
 
 
 def _write(out: Path, rows: list[dict], settings: dict) -> None:
-    from lingualite.io_utils import write_json, write_text
+    from lingualite.core.io_utils import write_json, write_text
 
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json(out.with_suffix(".json"), {"settings": settings, "rows": rows})

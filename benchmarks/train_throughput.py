@@ -119,8 +119,8 @@ def _lingualite(
     """Seconds of ``steps`` steps of the real training loop (after ``warmup``), from its metrics.jsonl."""
     import shutil
 
+    from lingualite.models.run_folder import RunFolder
     from lingualite.recipes import train
-    from lingualite.run_folder import RunFolder
 
     cfg.vocabulary.path = str(folder)
     cfg.data.train_files = [str(f) for f in files]

@@ -184,7 +184,7 @@ def eval_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 _HOLD_LOCK = """
 import sys
-from lingualite.io_utils import run_lock
+from lingualite.core.io_utils import run_lock
 with run_lock(sys.argv[1]):
     print("locked", flush=True)
     sys.stdin.read()
@@ -211,17 +211,17 @@ def locked_folder(tmp_path: Path):
 
 @pytest.fixture()
 def tiny_parallel_config(synthetic_corpus: Path) -> Any:
-    """``tiny_parallel_config(valid=True, **optim)``: a TrainingConfig of 1 x 16 on the synthetic corpus."""
+    """``tiny_parallel_config(valid=True, **optim)``: a ParallelConfig of 1 x 16 on the synthetic corpus."""
     return lambda valid=True, **optim: _tiny_parallel_config(synthetic_corpus, valid, **optim)
 
 
 def _tiny_parallel_config(corpus: Path, valid: bool = True, **optim: Any) -> Any:
-    from lingualite.config import TrainingConfig
-    from lingualite.config.loading import from_dict
+    from lingualite.config import ParallelConfig
+    from lingualite.config.parsing import from_dict
 
     files = [str(corpus / "en-fr" / "valid.tsv")] if valid else []
     return from_dict(
-        TrainingConfig,
+        ParallelConfig,
         {
             "data": {
                 "train_files": [str(corpus / "en-fr" / "train.tsv")],

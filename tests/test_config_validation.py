@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from lingualite.config import load_config, load_training_config
-from lingualite.config.loading import BUILTIN_CONFIGS
-from lingualite.errors import ConfigError
+from lingualite.config.parsing import BUILTIN_CONFIGS
+from lingualite.core.errors import ConfigError
 
 SHIPPED = sorted(p.stem for p in BUILTIN_CONFIGS.glob("*.yaml"))
 LOADERS = dict.fromkeys(SHIPPED, load_config)
@@ -130,7 +130,7 @@ def test_every_choice_field_rejects_an_unknown_value(name: str, key: str, tmp_pa
 
 
 def test_every_shipped_config_names_its_recipe(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level("WARNING", logger="lingualite.config.loading"):
+    with caplog.at_level("WARNING", logger="lingualite.config.parsing"):
         modes = {name: load_config(name).mode for name in SHIPPED}
     assert caplog.records == []  # written with today's key names: no renamed key to warn about
     assert modes == {

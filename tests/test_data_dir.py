@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from lingualite.config import (
-    TrainingConfig,
+    ParallelConfig,
     load_distill_config,
     load_monolingual_config,
     load_training_config,
 )
-from lingualite.config.loading import DATA_DIR_ENV, with_data_dir
+from lingualite.config.parsing import DATA_DIR_ENV, with_data_dir
 from lingualite.data.pairs import expand_files
 
 LOADERS = [
@@ -48,8 +48,8 @@ def test_defaults_and_globs_resolve_from_any_directory(tmp_path: Path, monkeypat
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
     monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "d"))
-    assert expand_files(TrainingConfig().data.train_files, "training") == [prepared / "train.tsv"]
-    assert with_data_dir(TrainingConfig(), tmp_path / "d").data.train_files == [
+    assert expand_files(ParallelConfig().data.train_files, "training") == [prepared / "train.tsv"]
+    assert with_data_dir(ParallelConfig(), tmp_path / "d").data.train_files == [
         f"{tmp_path}/d/prepared/*/train.tsv"
     ]
 

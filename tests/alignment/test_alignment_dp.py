@@ -10,7 +10,7 @@ import pytest
 
 from lingualite.alignment import VecalignConfig, align_texts, align_vectors, allowed_moves
 from lingualite.alignment.dp_core import band_around_path, full_band, run_dp
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 
 def _basis(d: int, i: int) -> np.ndarray:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from lingualite.alignment import format_tsv, write_tsv
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 
 def test_format_maps_ids_and_cleans_texts() -> None:

@@ -11,9 +11,9 @@ import torch
 import typer
 from typer.testing import CliRunner
 
-from lingualite import device as dev
 from lingualite.cli.main import app
 from lingualite.config.encoder import EncoderConfig
+from lingualite.core import device as dev
 from lingualite.models.dual_encoder import DualEncoder
 
 runner = CliRunner()

@@ -135,8 +135,8 @@ def test_unknown_script_warning(model: Path, tmp_path: Path) -> None:
 def test_dimensions_and_precision_from_the_command_line(model: Path, tmp_path: Path) -> None:
     from sentence_transformers.util.quantization import quantize_embeddings
 
-    from lingualite.matryoshka import truncate
-    from lingualite.runtime.precision import Calibration, load_vectors
+    from lingualite.vectors.precision import Calibration, load_vectors
+    from lingualite.vectors.truncation import truncate
 
     src = _text(tmp_path, b"the cat\nle chat\na dog\nthe red car\n")
     assert _encode(model, src, tmp_path / "f.npy").exit_code == 0
@@ -186,7 +186,7 @@ def test_an_output_suffix_encode_does_not_write_is_refused(model: Path, tmp_path
 
 
 def test_vectors_are_unit_length_unless_no_normalize(model: Path, tmp_path: Path) -> None:
-    """The one default (lingualite.normalization): unit vectors, as serve and the index give them."""
+    """The one default (lingualite.vectors.normalization): unit vectors, as serve and the index give them."""
     src = _text(tmp_path, b"the cat\nle chien\n")
     assert _encode(model, src, tmp_path / "unit.npy").exit_code == 0
     assert _encode(model, src, tmp_path / "raw.npy", "--no-normalize").exit_code == 0

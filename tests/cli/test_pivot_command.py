@@ -12,7 +12,7 @@ from lingualite.cli.main import app
 from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.split import SplitConfig
-from lingualite.languages import TRANSLATION_LANGS
+from lingualite.text.languages import TRANSLATION_LANGS
 
 WORD = {"zh": "文档", "ru": "документ"}
 

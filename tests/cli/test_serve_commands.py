@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from lingualite.cli.main import app as cli
 from lingualite.cli.serve_commands import _model_to_serve
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.search import SearchIndex
 
 

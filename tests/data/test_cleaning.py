@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from lingualite.core.errors import ConfigError
 from lingualite.data.cleaning import (
     CleaningConfig,
     CleaningStats,
@@ -13,7 +14,6 @@ from lingualite.data.cleaning import (
     normalize_for_dedup,
 )
 from lingualite.data.readers import ParallelPair
-from lingualite.errors import ConfigError
 
 EN = "The committee will publish its report on the budget next week."
 FR = "La commission publiera son rapport sur le budget la semaine prochaine."

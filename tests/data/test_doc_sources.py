@@ -2,6 +2,7 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.doc_sources import (
     NO_SOURCE,
     count_sources,
@@ -9,7 +10,6 @@ from lingualite.data.doc_sources import (
     source_of,
     write_without_sources,
 )
-from lingualite.errors import LinguaLiteError
 
 LINES = [
     "In the beginning\tAu commencement\tbible:Gen:1",

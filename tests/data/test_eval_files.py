@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.eval_files import (
     classification_runs,
     distractor_column,
     distractor_files,
     expand_direction,
 )
-from lingualite.errors import LinguaLiteError
 
 
 def _set(folder: Path, names: list[str]) -> Path:

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.pivot import pivot_pairs
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.readers import read_tsv
 from lingualite.data.split import SplitConfig, assign_split
-from lingualite.errors import LinguaLiteError
 
 SPLIT = SplitConfig(valid_fraction=0.3, test_fraction=0.3, seed=0)
 NO_LANG_ID = CleaningConfig(lang_id=False)

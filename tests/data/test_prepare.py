@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.core.errors import BadInputError, LinguaLiteError
 from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.split import SplitConfig
-from lingualite.errors import BadInputError, LinguaLiteError
 
 NO_LID = CleaningConfig(lang_id=False)
 
@@ -168,7 +168,7 @@ def test_nul_bytes_never_reach_train_tsv(tmp_path: Path) -> None:
 def test_nothing_kept_is_an_error_and_writes_nothing(
     tmp_path: Path, name: str, data: bytes, match: str
 ) -> None:
-    from lingualite.errors import LinguaLiteError
+    from lingualite.core.errors import LinguaLiteError
 
     with pytest.raises(LinguaLiteError, match=match):
         _prepare(tmp_path, name, data)
@@ -176,7 +176,7 @@ def test_nothing_kept_is_an_error_and_writes_nothing(
 
 
 def test_everything_dropped_by_cleaning_is_an_error(tmp_path: Path) -> None:
-    from lingualite.errors import LinguaLiteError
+    from lingualite.core.errors import LinguaLiteError
 
     with pytest.raises(LinguaLiteError, match="all 2 pairs were dropped by cleaning"):
         _prepare(tmp_path, "same.tsv", b"hello\thello\nsame text\tsame text\n")

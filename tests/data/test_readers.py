@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lingualite.core.errors import BadInputError
 from lingualite.data.inputs import open_parallel
 from lingualite.data.readers import ParallelPair, ReadStats, read_moses, read_tsv
 from lingualite.data.tmx import read_tmx
-from lingualite.errors import BadInputError
 
 
 def _write(path: Path, data: bytes) -> Path:

@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
+from lingualite.core.errors import ConfigError
 from lingualite.data.readers import ParallelPair
 from lingualite.data.split import CapSelector, SplitConfig, assign_split, pair_rank, split_key
-from lingualite.errors import ConfigError
 
 DOCS = [f"doc-{i}" for i in range(10_000)]
 

@@ -28,8 +28,8 @@ def test_batches_are_deterministic_full_and_within_one_group() -> None:
 def test_a_file_without_pairs_is_named(tmp_path) -> None:
     import pytest as _pytest
 
+    from lingualite.core.errors import LinguaLiteError
     from lingualite.data.pairs import read_pairs
-    from lingualite.errors import LinguaLiteError
 
     empty = tmp_path / "en-fr" / "train.tsv"
     empty.parent.mkdir()

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.core.errors import BadInputError, LinguaLiteError
 from lingualite.data.unseen import SeenTexts, write_unseen
-from lingualite.errors import BadInputError, LinguaLiteError
 
 
 def test_write_unseen_drops_pairs_with_a_seen_side(tmp_path: Path) -> None:

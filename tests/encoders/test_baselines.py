@@ -7,11 +7,11 @@ import sys
 import numpy as np
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.encoders.base import Encoder
 from lingualite.encoders.baselines import BASELINES, MissingBaselineError
-from lingualite.encoders.loading import load_encoder
+from lingualite.encoders.resolve import load_encoder
 from lingualite.encoders.tfidf import TfidfEncoder
-from lingualite.errors import LinguaLiteError
 
 # A sentence, its German and French translations, and an unrelated sentence.
 EN, DE, FR = "The cat sleeps on the sofa.", "Die Katze schläft auf dem Sofa.", "Le chat dort sur le canapé."

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from lingualite.config.encoder import EncoderConfig
-from lingualite.device import DeviceError
+from lingualite.core.device import DeviceError
 from lingualite.encoders import load_encoder
 from lingualite.encoders.folder import SentenceTransformerEncoder, encode_pipelined
 from lingualite.models.dual_encoder import DualEncoder

@@ -10,9 +10,9 @@ import sys
 import numpy as np
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.encoders.packaged import INSTALL_HINT, PACKAGED, packaged_spec
-from lingualite.errors import LinguaLiteError
-from lingualite.languages import ENGLISH, TRANSLATION_LANGS
+from lingualite.text.languages import ENGLISH, TRANSLATION_LANGS
 
 # A floor well under what the shipped models measure (their cards: mean en-xx everyday P@1 0.77-0.85), high
 # above chance (1/40): a broken graph, tokenizer or table fails it.
@@ -35,7 +35,7 @@ def test_a_missing_package_says_how_to_install_it(monkeypatch: pytest.MonkeyPatc
 def test_each_packaged_model_loads_by_name_and_finds_translations(name: str) -> None:
     pytest.importorskip("lingualite_models", reason="pip install ./packages/lingualite-models")
     from lingualite.data.evalsets.everyday import everyday_pairs
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
     from lingualite.evaluation.xsr import evaluate_xsr
 
     encoder = load_encoder(name, threads=1)

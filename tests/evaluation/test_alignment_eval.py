@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.split import assign_split
-from lingualite.errors import LinguaLiteError
-from lingualite.evaluation.alignment import (
+from lingualite.evaluation.document_alignment import (
     build_case,
     evaluate_aligner,
     held_out_pages,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lingualite.core.errors import ConfigError
 from lingualite.encoders.tfidf import TfidfEncoder
-from lingualite.errors import ConfigError
 from lingualite.evaluation.classification import evaluate_classification
 
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lingualite.core.errors import BadInputError
 from lingualite.data.readers import ReadStats
-from lingualite.errors import BadInputError
 from lingualite.evaluation.datasets import (
     ClassificationData,
     PairData,

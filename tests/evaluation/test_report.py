@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.evaluation.report import CachedEncoder, ReportSettings, run_report
 
 

@@ -11,7 +11,7 @@ import torch
 from test_report import CountingEncoder
 
 from lingualite.config.encoder import EncoderConfig
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.evaluation.report import CachedEncoder, ReportSettings, display_names, run_report
 from lingualite.models.dual_encoder import DualEncoder
 

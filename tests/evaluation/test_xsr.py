@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lingualite.core.errors import BadInputError
 from lingualite.encoders.tfidf import TfidfEncoder
-from lingualite.errors import BadInputError
 from lingualite.evaluation.xsr import evaluate_xsr, load_distractors
 
 

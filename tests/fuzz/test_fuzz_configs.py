@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lingualite.config import load_config, load_distill_config, load_monolingual_config, load_training_config
-from lingualite.config.loading import BUILTIN_CONFIGS
-from lingualite.errors import LinguaLiteError
+from lingualite.config.parsing import BUILTIN_CONFIGS
+from lingualite.core.errors import LinguaLiteError
 
 SHIPPED = {p.stem: yaml.safe_load(p.read_text()) for p in sorted(BUILTIN_CONFIGS.glob("*.yaml"))}
 

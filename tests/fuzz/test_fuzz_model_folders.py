@@ -13,8 +13,8 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.encoders.folder import SentenceTransformerEncoder
-from lingualite.errors import LinguaLiteError
 
 SENTENCES = ["the big cat runs", "le petit chien dort", "日本語"]
 # Files whose loss or damage cannot change the vectors (documentation, training leftovers).

@@ -14,11 +14,11 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.inputs import open_parallel
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.readers import ReadStats
-from lingualite.errors import LinguaLiteError
 
 WORDS = ["the", "cat", "le", "chat", "Haus", "été", "日本", "x" * 50, "", " ", "\t", "\x00", "\r", "\ufeff"]
 ENDINGS = [b"\n", b"\r\n", b"\r", b""]

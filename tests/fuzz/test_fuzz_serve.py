@@ -28,10 +28,10 @@ pytest.importorskip("prometheus_client")
 from fastapi.testclient import TestClient  # noqa: E402
 from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
 
+from lingualite.core.strict_json import loads  # noqa: E402
 from lingualite.search import SearchIndex  # noqa: E402
 from lingualite.serve.app import create_app  # noqa: E402
 from lingualite.serve.settings import ServeSettings  # noqa: E402
-from lingualite.strict_json import loads  # noqa: E402
 
 
 class TinyEncoder:

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 from lingualite.mining.knn import knn, knn_shards
-from lingualite.retrieval import exact_topk
+from lingualite.vectors.retrieval import exact_topk
 
 CPU = torch.device("cpu")
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lingualite.mining import Neighbours, margin, mine_embeddings, select_pairs
-from lingualite.retrieval import margin_scores, normalize_rows
+from lingualite.vectors.retrieval import margin_scores, normalize_rows
 
 # 2 sources, 3 targets, k = 2. r_src = (0.7, 0.75); r_tgt = (0.85, 0.4, 0.45).
 FORWARD = Neighbours(np.array([[0.9, 0.5], [0.8, 0.7]], np.float32), np.array([[0, 1], [0, 2]]))

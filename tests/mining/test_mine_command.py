@@ -41,7 +41,7 @@ def test_another_threshold_reselects_from_the_work_folder_without_encoding(
     static_model: str, tmp_path: Path, monkeypatch
 ) -> None:
     """What `mine --help` promises: a re-run with another --threshold only re-selects (no model is loaded)."""
-    import lingualite.runtime.parallel_encode as parallel_encode
+    import lingualite.encoding.workers as parallel_encode
 
     src, tgt = tmp_path / "a.txt", tmp_path / "b.txt"
     src.write_text("the cat runs\nthe dog eats\na red car\n", encoding="utf-8")
@@ -103,7 +103,7 @@ def test_an_output_in_another_format_is_refused(tmp_path: Path) -> None:
 def test_another_output_name_finds_the_encoded_shards(static_model: str, tmp_path: Path, monkeypatch) -> None:
     """Re-selecting at another threshold under another --output: the work folder of the same models and
     inputs (found by its recorded content key, whatever its name) is reused, nothing is encoded again."""
-    import lingualite.runtime.parallel_encode as parallel_encode
+    import lingualite.encoding.workers as parallel_encode
 
     src, tgt = tmp_path / "a.txt", tmp_path / "b.txt"
     src.write_text("the cat runs\nthe dog eats\na red car\n", encoding="utf-8")

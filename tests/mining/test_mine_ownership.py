@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_pipeline import corpus, read_output  # noqa: F401 - the fixture
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.mining.pipeline import MineSettings, mine_files
 
 QUIET = {"report": lambda line: None, "settings": MineSettings(shard_size=64)}

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.mining import mine_embeddings
 from lingualite.mining.pipeline import MineSettings, mine_files
 
@@ -66,7 +66,7 @@ def test_mines_the_shuffled_copy_across_shards(static_model: str, corpus, tmp_pa
 
 def test_sharded_equals_in_memory(static_model: str, corpus, tmp_path: Path) -> None:
     from lingualite.data.lines import read_lines
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
 
     src, tgt, _ = corpus
     out = tmp_path / "pairs.tsv"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lingualite.mining import mine_block, mine_pseudo_pairs, mining_precision
-from lingualite.retrieval import csls_scores
+from lingualite.vectors.retrieval import csls_scores
 
 
 def test_csls_matches_a_hand_computed_matrix() -> None:

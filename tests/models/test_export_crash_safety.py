@@ -14,7 +14,7 @@ import torch
 from lingualite.config.encoder import EncoderConfig
 from lingualite.models.dual_encoder import DualEncoder
 from lingualite.models.export import EXPORT_JOURNAL, export_into, reading_model
-from lingualite.run_folder import open_run
+from lingualite.models.run_folder import open_run
 
 SENTENCES = ["the big cat runs", "le petit chien dort", "a red car"]
 

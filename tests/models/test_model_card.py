@@ -50,7 +50,7 @@ def test_card_names_languages_sources_licences_size_results_and_config(tmp_path:
 def test_every_trainer_writes_the_card_into_its_model_folder(tiny_parallel_config, tmp_path: Path) -> None:
     from sentence_transformers import SentenceTransformer
 
-    from lingualite.parallel.train import train_parallel as train
+    from lingualite.recipes.parallel.train_parallel import train_parallel as train
 
     cfg = tiny_parallel_config(max_steps=4, eval_every=4)
     train(cfg, tmp_path / "run", progress=False)

@@ -13,9 +13,9 @@ import pytest
 import yaml
 from reproduce_fixtures import TABLE, write_table
 
-from lingualite.cli.reproduce_commands import cell_evaluator
-from lingualite.errors import ConfigError, LinguaLiteError
+from lingualite.core.errors import ConfigError, LinguaLiteError
 from lingualite.reproduce import load_table, plan_sweep, render_table, run_sweep
+from lingualite.reproduce.protocols import cell_evaluator
 from lingualite.reproduce.table import cell_config, cell_evaluation
 
 TOPICS = {"animals": ("cat dog", "chat chien"), "cars": ("car red", "voiture rouge")}

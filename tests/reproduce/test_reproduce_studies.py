@@ -14,11 +14,11 @@ from monolingual_configs import tiny_monolingual_dict
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app
-from lingualite.errors import ConfigError, LinguaLiteError
+from lingualite.core.errors import ConfigError, LinguaLiteError
+from lingualite.models.run_folder import RunFolder
 from lingualite.reproduce import list_tables, load_table
 from lingualite.reproduce.studies import plan_study, run_study
 from lingualite.reproduce.study_spec import is_study, list_studies, load_study, study_config
-from lingualite.run_folder import RunFolder
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -161,7 +161,7 @@ def test_seeds_study_renders_the_finished_seeds_and_an_interrupted_one_needs_res
     spec, out = load_study(studies["seeds"]), tmp_path / "out"
     first = run_study(spec, "tiny", out, rows=["seed-1"])
     assert first["seeds"] == [1] and "Seeds: 1; mean" in (out / "table.md").read_text(encoding="utf-8")
-    from lingualite.monolingual.train import train_monolingual
+    from lingualite.recipes.monolingual.train_monolingual import train_monolingual
 
     cfg = study_config(spec, "tiny")
     import dataclasses

@@ -12,9 +12,9 @@ import yaml
 from reproduce_fixtures import write_table
 
 import lingualite.recipes
-from lingualite.cli.reproduce_commands import cell_evaluator
-from lingualite.errors import ConfigError, LinguaLiteError
+from lingualite.core.errors import ConfigError, LinguaLiteError
 from lingualite.reproduce import load_table, plan_sweep, run_sweep
+from lingualite.reproduce.protocols import cell_evaluator
 
 REAL_TRAIN = lingualite.recipes.train
 

@@ -10,7 +10,7 @@ import pytest
 from reproduce_fixtures import TABLE, write_table
 
 from lingualite.config.parallel import GENERATIVE_OBJECTIVES
-from lingualite.errors import ConfigError
+from lingualite.core.errors import ConfigError
 from lingualite.reproduce import cell_config, list_tables, load_table
 from lingualite.reproduce.table import cell_evaluation
 

@@ -11,8 +11,8 @@ import pytest
 from search_helpers import docs
 
 import lingualite.search.index as index_module
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import run_lock
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import run_lock
 from lingualite.search import SearchIndex
 
 

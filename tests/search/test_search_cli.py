@@ -77,7 +77,7 @@ def test_errors_are_one_line(static_model: str, tmp_path: Path) -> None:
 
 
 def _strict(text: str) -> object:
-    from lingualite.strict_json import loads
+    from lingualite.core.strict_json import loads
 
     return loads(text)  # refuses NaN / Infinity, as a browser's JSON.parse does
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from search_helpers import docs, make_static_model
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.search import Hit, SearchIndex
 from lingualite.search.index import REBUILD_FRACTION
 
@@ -102,7 +102,7 @@ def test_search_vectors_checks_the_shape(static_model: str, tmp_path: Path) -> N
 
 
 def test_another_model_is_refused(static_model: str, other_model: str, tmp_path: Path) -> None:
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
 
     path = tmp_path / "idx"
     SearchIndex.build(static_model, docs(10), path, progress=False).close()
@@ -139,7 +139,7 @@ def test_a_second_reader_sees_changes(static_model: str, tmp_path: Path) -> None
 
 
 def test_one_writer_at_a_time(static_model: str, tmp_path: Path) -> None:
-    from lingualite.io_utils import run_lock
+    from lingualite.core.io_utils import run_lock
 
     path = tmp_path / "idx"
     with SearchIndex.build(static_model, docs(5), path, progress=False) as idx:
@@ -155,7 +155,7 @@ def test_one_writer_at_a_time(static_model: str, tmp_path: Path) -> None:
 def test_a_replaced_index_is_reopened(static_model: str, other_model: str, tmp_path: Path) -> None:
     import shutil
 
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
     from lingualite.search.index import IndexGoneError
 
     path = tmp_path / "idx"
@@ -201,9 +201,9 @@ def test_a_model_fitted_on_its_input_is_refused_in_one_line(tmp_path: Path) -> N
 def test_an_index_of_truncated_vectors_truncates_its_queries(
     static_model: str, tmp_path: Path, quantization: str
 ) -> None:
-    from lingualite.matryoshka import truncate
     from lingualite.search.encoder_check import dense
     from lingualite.serve.service import check_index
+    from lingualite.vectors.truncation import truncate
 
     corpus = docs(120)
     path = tmp_path / "idx"
@@ -226,7 +226,7 @@ def test_an_index_of_truncated_vectors_truncates_its_queries(
 
 
 def test_index_dimensions_above_the_model_or_trained_are_handled(static_model: str, tmp_path: Path) -> None:
-    from lingualite.matryoshka import write_trained_dimensions
+    from lingualite.encoders.matryoshka_dims import write_trained_dimensions
 
     with pytest.raises(LinguaLiteError, match="above the model's dimension"):
         SearchIndex.build(static_model, docs(5), tmp_path / "a", progress=False, dimensions=33)

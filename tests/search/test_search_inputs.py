@@ -9,7 +9,7 @@ import pytest
 from search_helpers import docs
 
 import lingualite.search.build as build_module
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.search import SearchIndex
 from lingualite.search.store import DocumentStore
 

@@ -8,7 +8,7 @@ from serve_helpers import HashEncoder, running
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app as cli
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.serve.app import create_app
 from lingualite.serve.auth import check_bind, is_loopback, key_matches
 from lingualite.serve.settings import ServeSettings

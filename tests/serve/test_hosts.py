@@ -8,7 +8,7 @@ import httpx
 import pytest
 from serve_helpers import HashEncoder, running
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.serve.app import create_app
 from lingualite.serve.hosts import allowed_hosts, host_allowed, host_of
 from lingualite.serve.settings import ServeSettings

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from serve_helpers import HashEncoder, running
 
-from lingualite.matryoshka import truncate
 from lingualite.serve.app import create_app
 from lingualite.serve.errors import ApiError
 from lingualite.serve.openai_api import input_texts
 from lingualite.serve.settings import ServeSettings
+from lingualite.vectors.truncation import truncate
 
 LIMITS = ServeSettings(max_texts=4, max_chars=50, max_body_bytes=2000, served_model_names=("tiny", "alias"))
 TEXTS = ["Le chat dort sur le canapé", "Der Hund läuft schnell", "猫が寝ている"]

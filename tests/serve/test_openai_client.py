@@ -1,7 +1,7 @@
 """OpenAI's own Python client (and LangChain's OpenAIEmbeddings) against `lingualite serve` in a subprocess,
 serving a tiny 96-dimensional static model built here: the vectors are `lingualite encode`'s. (A static model
 starts in about a second; a torch folder's token counts are checked against its ONNX and bf16 runtimes in
-tests/runtime/test_onnx_export.py, and /v1/embeddings is the same code for every encoder.)"""
+tests/encoders/test_onnx_export.py, and /v1/embeddings is the same code for every encoder.)"""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def test_openais_client_gets_lingualite_encodes_vectors(
     client: openai.OpenAI, encoded: np.ndarray, model: str
 ) -> None:
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
 
     default = client.embeddings.create(input=TEXTS, model="tiny")  # the client asks for base64 and decodes it
     floats = client.embeddings.create(input=TEXTS, model="tiny-model", encoding_format="float")

@@ -15,7 +15,7 @@ from serve_helpers import DOCS, HashEncoder, make_static_model, running
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app as cli
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.search import SearchIndex
 from lingualite.search.encoder_check import normalize_spec
 from lingualite.serve.app import create_app

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from serve_helpers import HashEncoder, running
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.serve.app import create_app
 from lingualite.serve.settings import ServeSettings
 

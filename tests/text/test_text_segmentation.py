@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lingualite.languages import get_language
+from lingualite.text.languages import get_language
 from lingualite.text.segmentation import ENGLISH_CHARS_PER_WORD, length_units, split_sentences
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from lingualite.data.pairs import read_pairs
-from lingualite.languages import ENGLISH, SUPPORTED, TRANSLATION_LANGS
+from lingualite.text.languages import ENGLISH, SUPPORTED, TRANSLATION_LANGS
 from lingualite.tokenization.sampling import apportion, sample_by_language, smoothed_language_shares
 from lingualite.tokenization.vocabulary import sample_for_vocabulary
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lingualite.device import DeviceError
+from lingualite.core.device import DeviceError
 from lingualite.training.distributed import init_distributed
 
 

@@ -11,8 +11,8 @@ import torch
 from torch import nn
 
 from lingualite.config.sections import OptimConfig
-from lingualite.errors import LinguaLiteError
-from lingualite.run_folder import RunFolder
+from lingualite.core.errors import LinguaLiteError
+from lingualite.models.run_folder import RunFolder
 from lingualite.training import loop
 from lingualite.training.distributed import DistributedContext
 from lingualite.training.loop import Stage, StepOutput, run_stage

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.training import run as run_module
 from lingualite.training.run import RunOptions, apply_call_options, for_device
 
@@ -16,7 +16,7 @@ def test_bf16_null_is_off_on_a_cpu_and_on_for_cuda(tiny_parallel_config, monkeyp
     assert tiny_parallel_config.optim.bf16 is None  # the shipped default: the device decides
     cfg, _ = apply_call_options(tiny_parallel_config, RunOptions(device="cpu"))
     assert cfg.optim.bf16 is False and cfg.to_dict()["optim"]["bf16"] is False
-    import lingualite.device as device
+    import lingualite.core.device as device
 
     monkeypatch.setattr(device, "resolve_device", lambda spec: torch.device("cuda", 0))
     assert for_device(tiny_parallel_config, "cuda").optim.bf16 is True

@@ -24,11 +24,11 @@ SUBPACKAGES = (
 )
 # Modules whose public functions users call, where the package's ``__all__`` does not show them.
 MODULES = (
-    ("serve", "HTTP service", ("app", "settings")),  # ``create_app`` is imported lazily (fastapi is optional)
+    ("serve", "HTTP service", ("serve.app", "serve.settings")),  # ``create_app``: fastapi is optional
     (
-        "runtime",
-        "Runtime: export and bulk encoding",
-        ("onnx_export", "encode_file", "parallel_encode", "ray_encode"),
+        "encoding",
+        "Export and bulk encoding",
+        ("encoders.onnx_export", "encoding.to_file", "encoding.workers", "encoding.ray_workers"),
     ),
 )
 
@@ -71,8 +71,7 @@ def _directive(path: str, heading: int = 2, members: list[str] | None = None) ->
 
 def _index() -> str:
     api = _top_level()
-    public = set(_all("lingualite"))
-    names = [n for n in api if n in public]  # the import table's order: data, configs, training, evaluation
+    names = list(api)  # the one list's order (``lingualite.__all__`` is made from it)
     lines = [
         banner("`lingualite.__all__` and the sub-packages' `__all__`"),
         "",
@@ -102,7 +101,7 @@ def _subpackage(sub: str, title: str) -> str:
 def _modules(sub: str, title: str, modules: tuple[str, ...]) -> str:
     lines = [banner(f"the public functions of `lingualite.{sub}`"), "", f"# {title}: `lingualite.{sub}`", ""]
     for name in modules:
-        lines += _directive(f"lingualite.{sub}.{name}", heading=2)
+        lines += _directive(f"lingualite.{name}", heading=2)
     return "\n".join(lines).rstrip() + "\n"
 
 

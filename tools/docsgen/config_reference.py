@@ -88,7 +88,7 @@ def _bound(value: float) -> str:
 
 
 def _range(cls: type, name: str, hint: Any) -> str:
-    from lingualite.config.loading import field_range
+    from lingualite.config.parsing import field_range
 
     numeric = {int, float} & {hint, *typing.get_args(hint)}
     if not numeric or hint is bool:
@@ -133,7 +133,7 @@ def _recipe(mode: str, cls: type) -> list[str]:
 
 def _shipped() -> list[str]:
     from lingualite.config import config_mode
-    from lingualite.config.loading import BUILTIN_CONFIGS
+    from lingualite.config.parsing import BUILTIN_CONFIGS
 
     rows = []
     for path in sorted(BUILTIN_CONFIGS.glob("*.yaml")):
@@ -143,7 +143,7 @@ def _shipped() -> list[str]:
 
 
 def _renamed() -> list[str]:
-    from lingualite.config.loading import RENAMED_KEYS
+    from lingualite.config.parsing import RENAMED_KEYS
 
     rows = [
         (f"`{mode}`", f"`{old}`", f"`{new}`") for mode, pairs in RENAMED_KEYS.items() for old, new in pairs

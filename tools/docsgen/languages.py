@@ -1,4 +1,4 @@
-"""The Languages page's generated regions: the supported languages (from ``lingualite.languages``, the one list)
+"""The Languages page's generated regions: the supported languages (from ``lingualite.text.languages``, the one list)
 and the per-pair results of the shipped models (from ``benchmarks/results/language_table.json``)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ SOURCE = "benchmarks/results/language_table.json"
 
 
 def registry() -> str:
-    from lingualite.languages import LANGUAGES
+    from lingualite.text.languages import LANGUAGES
 
     head = ["code", "language", "scripts", "segmentation", "papers"]
     body = [

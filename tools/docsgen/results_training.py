@@ -56,7 +56,7 @@ def leave_one_source_out(data: dict[str, Any]) -> list[str]:
 
 
 def monolingual_seeds(data: dict[str, Any]) -> list[str]:
-    from lingualite.monolingual.seeds import seeds_markdown
+    from lingualite.recipes.monolingual.seeds import seeds_markdown
 
     return seeds_markdown(data).rstrip("\n").splitlines()
 

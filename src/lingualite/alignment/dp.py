@@ -30,7 +30,7 @@ import numpy as np
 
 from lingualite.alignment.dp_core import band_around_path, full_band, run_dp
 from lingualite.alignment.result import Alignment, allowed_moves, blocks_from_moves
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 __all__ = [
     "SKIP_PERCENTILE",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 __all__ = ["AlignedBlock", "Alignment", "allowed_moves", "blocks_from_moves", "format_tsv", "write_tsv"]
 
@@ -76,7 +76,7 @@ def write_tsv(
     inputs: Sequence[str | Path] = (),
 ) -> None:
     """Write :func:`format_tsv` to ``path`` atomically (never onto one of ``inputs`` or a directory)."""
-    from lingualite.io_utils import atomic_file
+    from lingualite.core.io_utils import atomic_file
 
     with atomic_file(path, inputs) as tmp, tmp.open("w", encoding="utf-8") as fh:
         for line in format_tsv(alignment, src_lines, tgt_lines, src_ids, tgt_ids):

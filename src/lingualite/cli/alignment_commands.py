@@ -17,13 +17,13 @@ from lingualite.cli.common import (
     DataDirOpt,
     DeviceOpt,
     JsonOpt,
-    check_output_suffix,
     emit,
     fail,
     in_data_dir,
     use_device,
 )
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.ownership import check_output_suffix
 
 METHODS = ("embedding", "gale-church")
 
@@ -84,7 +84,7 @@ def make_aligner(
     if model is None:
         raise LinguaLiteError("--method embedding needs --model (or use --method gale-church)")
     from lingualite.alignment import VecalignConfig, align_texts
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
 
     encoder = load_encoder(model, threads=threads, device=device)
     cfg = VecalignConfig(
@@ -135,7 +135,7 @@ def align_command(
       lingualite align --method gale-church --src doc.en --tgt doc.fr --output gc.tsv
     """
     from lingualite.alignment import write_tsv
-    from lingualite.io_utils import check_not_input
+    from lingualite.core.io_utils import check_not_input
 
     start = time.perf_counter()
     try:
@@ -239,8 +239,8 @@ def eval_align(
       lingualite eval align --method gale-church --langs fr,de
       lingualite eval align --model use-m --pairs zh-ru,ja-ko
     """
-    from lingualite.evaluation.alignment import evaluate_aligner, load_cases
-    from lingualite.languages import ENGLISH, TRANSLATION_LANGS, check_languages, pair_name, parse_pair
+    from lingualite.evaluation.document_alignment import evaluate_aligner, load_cases
+    from lingualite.text.languages import ENGLISH, TRANSLATION_LANGS, check_languages, pair_name, parse_pair
 
     raw, prep = (
         in_data_dir(help_pages, data_dir, "cache/libreoffice"),

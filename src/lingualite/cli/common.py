@@ -13,9 +13,9 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from lingualite.device import DEVICE_HELP
-from lingualite.errors import LinguaLiteError
-from lingualite.strict_json import dumps
+from lingualite.core.device import DEVICE_HELP
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.strict_json import dumps
 
 # Errors a user can fix: printed as one line (file:line: reason), exit code 2.
 USER_ERRORS = (LinguaLiteError, OSError, ValueError)
@@ -80,7 +80,7 @@ DeviceOpt = Annotated[
         help=DEVICE_HELP + " The device in use is printed once on stderr (auto on a CPU: nothing).",
     ),
 ]
-"""``--device`` of every command that runs a model (:mod:`lingualite.device`); check it with :func:`use_device`."""
+"""``--device`` of every command that runs a model (:mod:`lingualite.core.device`); check it with :func:`use_device`."""
 
 
 def hide_flag_types() -> None:
@@ -103,7 +103,7 @@ def hide_flag_types() -> None:
 def use_device(spec: str) -> str:
     """Check ``--device`` on this machine (``cuda`` without CUDA, or a GPU index it does not have, is a
     one-line error) and let the library print the device line on stderr; returns ``spec`` for the calls."""
-    from lingualite.device import announce_to, resolve_device
+    from lingualite.core.device import announce_to, resolve_device
 
     try:
         resolve_device(spec)
@@ -135,52 +135,9 @@ def stdin_or_file(path: Path) -> Iterator[Path]:
             raise LinguaLiteError(str(exc).replace(str(spooled), "<stdin>")) from exc
 
 
-# Suffixes that name a file format: an --output ending in one the command does not write is refused.
-FORMAT_SUFFIXES = frozenset(
-    [
-        ".npy",
-        ".npz",
-        ".json",
-        ".jsonl",
-        ".ndjson",
-        ".csv",
-        ".tsv",
-        ".txt",
-        ".parquet",
-        ".arrow",
-        ".feather",
-        ".pkl",
-        ".pickle",
-        ".h5",
-        ".hdf5",
-        ".gz",
-        ".zip",
-        ".bz2",
-        ".xz",
-        ".zst",
-        ".xlsx",
-        ".safetensors",
-        ".onnx",
-        ".pt",
-        ".bin",
-    ]
-)
-
-
-def check_output_suffix(output: Path, writes: tuple[str, ...], what: str, strict: bool = False) -> None:
-    """Refuse ``output`` when its suffix names a format ``what`` does not write (``writes``: the suffixes it
-    does, ``""`` for a name without one), never writing it in another format under that name. ``strict``:
-    refuse any other suffix too (encode: the file IS a .npy)."""
-    suffix = output.suffix.lower()
-    if suffix in writes or (not strict and suffix not in FORMAT_SUFFIXES):
-        return
-    named = " or ".join(w or "a name without a suffix" for w in writes)
-    raise LinguaLiteError(f"--output {output}: {what} writes {named}, not {suffix or 'a name without one'}")
-
-
 def in_data_dir(given: Path | None, data_dir: Path | None, sub: str) -> Path:
     """``given`` if the user named it, else ``<data dir>/sub`` (the data dir: option, env, or ``data``)."""
-    from lingualite.config.loading import default_data_dir
+    from lingualite.config.parsing import default_data_dir
 
     if given is not None:
         return given
@@ -195,7 +152,7 @@ SMOKE_HELP = (
 
 def smoke_notice(cfg: Any) -> None:
     """Print which values a smoke run caps (the recipe applies the same caps itself)."""
-    from lingualite.smoke import smoke_banner, smoke_config
+    from lingualite.training.smoke import smoke_banner, smoke_config
 
     typer.secho(smoke_banner(smoke_config(cfg)[1]), fg=typer.colors.YELLOW, err=True)
 

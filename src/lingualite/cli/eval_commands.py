@@ -51,7 +51,7 @@ def _files(first: list[Path] | None, more: list[Path] | None, option: str) -> li
 
 
 def _load(model: str, threads: int | None = None, device: str = "auto") -> Any:
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
 
     return load_encoder(model, threads=threads, device=use_device(device))
 

@@ -35,8 +35,8 @@ from lingualite.cli.serve_commands import serve_command
 from lingualite.cli.train_commands import distill as distill_command
 from lingualite.cli.train_commands import train as train_command
 from lingualite.cli.use_commands import encode, export_command
-from lingualite.errors import LinguaLiteError
-from lingualite.languages import TRANSLATION_LANGS
+from lingualite.core.errors import LinguaLiteError
+from lingualite.text.languages import TRANSLATION_LANGS
 from lingualite.tokenization.alphabet import CHARACTER_COVERAGE
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever fetched from a model hub
@@ -65,7 +65,7 @@ tokenizer_app = typer.Typer(help="Train a shared subword vocabulary.", no_args_i
 
 def _version(value: bool) -> None:
     if value:
-        from lingualite import __version__
+        from lingualite.core.version import __version__
 
         typer.echo(f"lingualite {__version__}")
         raise typer.Exit()

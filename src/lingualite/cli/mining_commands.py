@@ -14,13 +14,13 @@ from lingualite.cli.common import (
     DeviceOpt,
     JsonOpt,
     OldKOpt,
-    check_output_suffix,
     emit,
     fail,
     in_data_dir,
     renamed,
     use_device,
 )
+from lingualite.core.ownership import check_output_suffix
 
 MODEL_HELP = (
     "Model folder, a baseline (use-m, minilm, e5-small) or a runtime spec (onnx:F, onnx-int8:F, static:F, "
@@ -184,7 +184,7 @@ def eval_mine(
     distractor sentences per side. The margin threshold is the one with the best F1 on the valid split's
     task, applied unchanged to test; use it as `lingualite mine --threshold`.
     """
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
     from lingualite.evaluation.mining import evaluate_mining
 
     k = renamed(k, k_old, "--k", "--margin-k")

@@ -27,7 +27,7 @@ def models_list(as_json: JsonOpt = False) -> None:
       lingualite encode --model lingualite-small --input sentences.txt --output vectors.npy
     """
     from lingualite.encoders.packaged import PACKAGED, packaged_folder
-    from lingualite.packaged_build import folder_bytes
+    from lingualite.reproduce.packaged_build import folder_bytes
 
     rows: dict[str, dict[str, object]] = {}
     for name, runtime in PACKAGED.items():
@@ -76,8 +76,8 @@ def models_build(
     Example:
       lingualite models build --data-dir data
     """
-    from lingualite.config.loading import default_data_dir
-    from lingualite.packaged_build import build_packaged_models
+    from lingualite.config.parsing import default_data_dir
+    from lingualite.reproduce.packaged_build import build_packaged_models
 
     out = renamed(out, out_old)
     if not out.parent.is_dir():

@@ -59,7 +59,7 @@ def data_pivot(
       lingualite data pivot de-fr --splits test --data-dir /work/data
     """
     from lingualite.data.pivot import PIVOT_DIR, pivot_pairs
-    from lingualite.languages import pair_name, parse_pair
+    from lingualite.text.languages import pair_name, parse_pair
 
     folder = in_data_dir(prepared, data_dir, "prepared")
     out = in_data_dir(renamed(out, out_old), data_dir, PIVOT_DIR)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from lingualite.cli.common import USER_ERRORS, DeviceOpt, echo_logs, fail, use_device
-from lingualite.languages import QUICKSTART_LANGS
+from lingualite.text.languages import QUICKSTART_LANGS
 
 
 def quickstart(
@@ -74,11 +74,11 @@ def quickstart(
       lingualite quickstart                # the real thing -> runs/quickstart
       lingualite quickstart --langs ja,ko,tr --output runs/quickstart-asia
     """
-    from lingualite.quickstart import run_quickstart
+    from lingualite.reproduce.quickstart import run_quickstart
 
     echo_logs("lingualite", "lingualite")  # the training loop's step lines when no progress bar is drawn
 
-    from lingualite.languages import check_languages
+    from lingualite.text.languages import check_languages
 
     try:
         chosen = tuple(check_languages(x.strip() for x in langs.split(","))) if langs else QUICKSTART_LANGS

@@ -21,7 +21,7 @@ from lingualite.cli.common import (
     stdin_or_file,
     use_device,
 )
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 index_app = typer.Typer(
     help="Build and maintain a search index: documents in SQLite, vectors in FAISS.", no_args_is_help=True
@@ -222,8 +222,8 @@ def search_command(
       lingualite search --index idx --queries questions.txt --json > hits.json
       cut -f1 pairs.tsv | lingualite search --index idx --queries - -k 3
     """
+    from lingualite.core.strict_json import dumps
     from lingualite.search import SearchIndex
-    from lingualite.strict_json import dumps
 
     try:
         asked = [(None, q) for q in queries or []] + _read_queries(queries_file)

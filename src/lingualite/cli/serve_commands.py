@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from lingualite.cli.common import USER_ERRORS, DeviceOpt, fail, use_device
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 ModelOption = Annotated[
     str | None,
@@ -155,7 +155,7 @@ def _build_app(
     model: str, index: Path | None, settings: object, threads: int | None, device: str = "auto"
 ) -> object:
     from lingualite.encoders.base import require_standalone
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
     from lingualite.serve.app import create_app
 
     _say(f"loading model {model} ...")

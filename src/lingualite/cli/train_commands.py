@@ -19,7 +19,7 @@ from lingualite.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from lingualite.monolingual.paper_measures import SetEvaluator
+    pass
 
 # The options every recipe takes (``train`` and ``distill``), declared once.
 SmokeOpt = Annotated[bool, typer.Option("--smoke", help=SMOKE_HELP)]
@@ -224,45 +224,18 @@ def train(
     )
 
 
-def paper_set_evaluator() -> SetEvaluator:
-    """The protocols of the monolingual recipe's per-stage measures (paper 001, issue #16), as ``lingualite
-    eval`` runs them: ``eval classify`` (logistic regression) and ``eval pairs`` (MLP on pair features), with
-    the seeds and subsamples of the config's ``evaluation`` section. Passed in from here because only the CLI
-    may import :mod:`lingualite.evaluation`."""
-
-    def evaluate(encoder: Any, kind: str, train: Path, tests: list[Path], settings: Any) -> dict[str, Any]:
-        from lingualite.evaluation.suite import classification_from_files, pairs_from_files
-
-        if kind == "classify":
-            return classification_from_files(
-                encoder,
-                train,
-                tests,
-                "logreg",
-                settings.seeds,
-                max_docs=settings.max_docs,
-                seed=settings.seed,
-            )
-        return pairs_from_files(
-            encoder,
-            train,
-            tests,
-            settings.seeds,
-            settings.max_train_pairs,
-            max_test=settings.max_test_pairs,
-            seed=settings.seed,
-        )
-
-    return evaluate
-
-
 def _recipe_extras(config: str) -> dict[str, Any]:
-    """What only some recipes take: a monolingual run gets :func:`paper_set_evaluator`."""
+    """What only some recipes take: a monolingual run gets
+    :func:`lingualite.reproduce.protocols.paper_set_evaluator` (paper 001's per-stage measures)."""
     from lingualite.config import config_mode
-    from lingualite.errors import LinguaLiteError
+    from lingualite.core.errors import LinguaLiteError
 
     try:
         mode = config_mode(config)
     except (LinguaLiteError, OSError):  # run_recipe reports a bad config
         return {}
-    return {"stage_tasks": paper_set_evaluator()} if mode == "monolingual" else {}
+    if mode != "monolingual":
+        return {}
+    from lingualite.reproduce.protocols import paper_set_evaluator
+
+    return {"stage_tasks": paper_set_evaluator()}

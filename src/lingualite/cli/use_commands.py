@@ -4,7 +4,7 @@ as ONNX graphs for onnxruntime). Registered on the app in :mod:`lingualite.cli.m
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -14,22 +14,18 @@ from lingualite.cli.common import (
     DeviceOpt,
     DimensionsOpt,
     JsonOpt,
-    check_output_suffix,
     emit,
     fail,
     stdin_or_file,
     use_device,
 )
-from lingualite.device import encode_batch_size, resolve_device
-from lingualite.errors import LinguaLiteError
-from lingualite.normalization import NORMALIZE, NORMALIZE_HELP
+from lingualite.vectors.normalization import NORMALIZE, NORMALIZE_HELP
 
-ENGINES = ("local", "ray")
 BatchSizeOpt = Annotated[
     int | None,
     typer.Option(
         min=1,
-        help="Sentences per forward pass \\[default: 128 on a CPU, 512 on a GPU: lingualite.device].",
+        help="Sentences per forward pass \\[default: 128 on a CPU, 512 on a GPU: lingualite.core.device].",
         show_default=False,
     ),
 ]
@@ -138,130 +134,37 @@ def encode(
       lingualite encode --model runs/distill --input s.txt --output vectors/ --engine ray --workers 4
       lingualite encode --model runs/distill --input docs.parquet --text-column body --output v.npy --engine ray
     """
-    from lingualite.encoders.spec import spec_folder
-    from lingualite.io_utils import clean_leftovers
-    from lingualite.ownership import check_separate
+    from lingualite.encoding.api import encode_file
+    from lingualite.vectors.precision import calibration_path
+
+    def warn(message: str) -> None:
+        typer.secho(f"warning: {message}", fg=typer.colors.YELLOW, err=True)
 
     try:
         with stdin_or_file(input) as input:
-            batch_size = encode_batch_size(resolve_device(use_device(device)), batch_size)  # CPU: 128
-            if engine not in ENGINES:
-                raise LinguaLiteError(f"--engine: {engine!r} is not one of {', '.join(ENGINES)}")
-            check_separate(output, [input, *filter(None, [spec_folder(model)])])  # never in the model folder
-            if engine == "local" and output.parent.is_dir():
-                clean_leftovers(output.parent, target=output.name)  # the temp file of a killed earlier run
-            fmt = _output_format(model, input, output, dimensions, precision, calibration)
-            if output.is_dir() and (engine == "local" or output.suffix == ".npy"):
-                raise LinguaLiteError(f"{output}: is a directory; --output names the .npy file to write")
-            if engine == "ray":  # a .npy file, or a Parquet folder
-                check_output_suffix(output, (".npy", ".parquet", ""), "encode --engine ray", strict=True)
-            else:
-                check_output_suffix(output, (".npy",), "encode", strict=True)
-            if not input.exists():
-                raise LinguaLiteError(f"{input}: does not exist")
-            if engine == "ray":
-                from lingualite.runtime.ray_encode import encode_ray
-
-                result = encode_ray(
-                    model,
-                    input,
-                    output,
-                    workers,
-                    normalize,
-                    batch_size,
-                    text_column,
-                    fmt=fmt,
-                    overwrite=overwrite,
-                )
-                encoder = None  # in Ray's workers
-            else:
-                result, encoder = _encode_local(
-                    model, input, output, batch_size, threads, normalize, workers, fmt, device
-                )
+            result = encode_file(
+                model,
+                input,
+                output,
+                normalize=normalize,
+                dimensions=dimensions,
+                precision=precision,
+                calibration=calibration,
+                batch_size=batch_size,
+                threads=threads,
+                workers=workers,
+                engine=engine,
+                text_column=text_column,
+                overwrite=overwrite,
+                device=use_device(device),
+                report=warn,
+            )
     except USER_ERRORS as exc:
         fail(exc)
-    _warn_unknown(result, encoder)
     shown = {"output": str(output), "sentences": result.sentences, "dimension": result.dimension}
-    emit({**shown, **_format_report(fmt, output)}, "Encoded", as_json)
-
-
-def _warn_unknown(result: Any, encoder: Any) -> None:
-    """Say when much of the input is unknown to the model's vocabulary (such text gets [UNK] vectors)."""
-    unknown = result.unknown
-    report = getattr(encoder, "unknown_report", None)
-    if unknown is None and callable(report):
-        unknown = report(result.sample)
-    if unknown is not None and (unknown[0] >= 0.05 or unknown[1]):
-        share, whole = unknown
-        typer.secho(
-            f"warning: {share:.0%} of the tokens ({whole:,} sentences entirely, in the first "
-            f"{len(result.sample):,} lines) are unknown to this model's vocabulary; such text gets "
-            "near-identical vectors",
-            fg=typer.colors.YELLOW,
-            err=True,
-        )
-
-
-def _output_format(
-    model: str, input: Path, output: Path, dimensions: int | None, precision: str, calibration: Path | None
-) -> Any:
-    """--dimensions, --precision and --calibration, checked; neither OUTPUT nor its calibration file may be
-    an input."""
-    from lingualite.io_utils import check_not_input
-    from lingualite.runtime.precision import Calibration, calibration_path
-    from lingualite.runtime.vector_output import OutputFormat
-
-    check_not_input(output, [input, *([calibration] if calibration else [])])
-    ranges = Calibration.load(calibration) if calibration is not None else None
-    fmt = OutputFormat(dimensions, precision, ranges, model)
-    fmt.check()
-    if precision != "float32":
-        check_not_input(calibration_path(output), [input])
-    return fmt
-
-
-def _format_report(fmt: Any, output: Path) -> dict[str, str]:
-    """Warn (stderr) about a size the model was not trained for; the precision and calibration file."""
-    from lingualite.runtime.precision import calibration_path
-
-    if fmt.warning:
-        typer.secho(f"warning: {fmt.warning}", fg=typer.colors.YELLOW, err=True)
-    if fmt.written is None:
-        return {}
-    return {"precision": fmt.precision, "calibration": str(calibration_path(output))}
-
-
-def _encode_local(
-    model: str,
-    input: Path,
-    output: Path,
-    batch_size: int | None,
-    threads: int | None,
-    normalize: bool,
-    workers: int | None,
-    fmt: Any = None,
-    device: str = "auto",
-) -> tuple[Any, Any]:
-    """(result, the encoder when loaded in this process): ``encode_file``, or N worker processes."""
-    workers = workers or 1
-    if input.suffix == ".parquet":
-        raise LinguaLiteError(f"{input}: Parquet input is read by --engine ray (see --text-column)")
-    if workers > 1:
-        from lingualite.runtime.parallel_encode import encode_file_parallel
-
-        return (
-            encode_file_parallel(
-                model, input, output, workers, normalize, batch_size, fmt=fmt, device=device
-            ),
-            None,
-        )
-    from lingualite.encoders.loading import load_encoder
-    from lingualite.runtime.encode_file import encode_file
-
-    encoder = load_encoder(model, threads=threads, device=device)
-    if hasattr(encoder, "batch_size"):
-        encoder.batch_size = batch_size
-    return encode_file(encoder, input, output, normalize=normalize, fmt=fmt), encoder
+    if result.calibration is not None:
+        shown.update(precision=precision, calibration=str(calibration_path(output)))
+    emit(shown, "Encoded", as_json)
 
 
 def export_command(
@@ -296,7 +199,7 @@ def export_command(
       lingualite encode --model onnx-int8:runs/distill-onnx --input s.txt --output v.npy
       lingualite eval xsr --model onnx:runs/distill-onnx --pairs data/prepared/en-fr/test.tsv
     """
-    from lingualite.runtime.onnx_export import export_onnx
+    from lingualite.encoders.onnx_export import export_onnx
 
     try:
         result = export_onnx(model, output, quantize, overwrite)

@@ -4,7 +4,7 @@ sections (:mod:`lingualite.config.sections`).
 ``load_config(name_or_path)`` reads any config and returns the right recipe's class, chosen by its ``mode``
 key: ``parallel`` (paper 000, the default), ``distill`` (paper 002; also a file without ``mode`` that has a
 ``teacher``, ``student`` or ``pca`` section)
-or ``monolingual`` (paper 001). Every bad value is a one-line :class:`~lingualite.errors.ConfigError` naming
+or ``monolingual`` (paper 001). Every bad value is a one-line :class:`~lingualite.core.errors.ConfigError` naming
 the file and the key, at load time.
 """
 
@@ -14,16 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from lingualite.config.distill import DistillConfig
-from lingualite.config.loading import (
+from lingualite.config.monolingual import MonolingualConfig
+from lingualite.config.parallel import ParallelConfig
+from lingualite.config.parsing import (
     from_dict,
     load_yaml,
     migrate_keys,
     resolve_config_path,
     with_data_dir,
 )
-from lingualite.config.monolingual import MonolingualConfig
-from lingualite.config.parallel import ParallelConfig, TrainingConfig
-from lingualite.errors import ConfigError
+from lingualite.core.errors import ConfigError
 
 RecipeConfigType = ParallelConfig | DistillConfig | MonolingualConfig
 CONFIG_CLASSES: dict[str, type[RecipeConfigType]] = {
@@ -38,7 +38,6 @@ __all__ = [
     "MonolingualConfig",
     "ParallelConfig",
     "RecipeConfigType",
-    "TrainingConfig",
     "config_from_dict",
     "config_mode",
     "load_config",
@@ -47,6 +46,17 @@ __all__ = [
     "load_training_config",
     "resolve_config_path",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TrainingConfig":  # the 0.1 name, until 0.3
+        import warnings
+
+        warnings.warn(
+            "TrainingConfig is deprecated and goes in 0.3; use ParallelConfig", DeprecationWarning, 2
+        )
+        return ParallelConfig
+    raise AttributeError(f"module 'lingualite.config' has no attribute {name!r}")
 
 
 def _mode_of(data: dict[str, Any], where: str) -> str:

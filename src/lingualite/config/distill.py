@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from lingualite.config.encoder import EncoderConfig
-from lingualite.config.loading import Range
+from lingualite.config.parsing import Range
 from lingualite.config.sections import (
     PairDataConfig,
     PairOptimConfig,
@@ -16,7 +16,7 @@ from lingualite.config.sections import (
     VocabularyConfig,
     check_matryoshka,
 )
-from lingualite.errors import ConfigError
+from lingualite.core.errors import ConfigError
 
 
 @dataclass
@@ -54,7 +54,7 @@ class DistillDataConfig(PairDataConfig):
 
     A multilingual teacher (USE-m) also gives targets for text without a translation: sentences of
     ``monolingual_files`` are encoded by the teacher and trained with the MSE only, ``S(m) ~ T(m)``
-    (:mod:`lingualite.distill.monolingual`). They widen the student's domains beyond the parallel corpora.
+    (:mod:`lingualite.recipes.distill.untranslated`). They widen the student's domains beyond the parallel corpora.
 
     :param monolingual_files: plain text, one sentence per line, any of the student's languages (globs,
         ``{data_dir}``; e.g. ``lingualite data monolingual`` output). Empty: pairs only.
@@ -106,7 +106,7 @@ class StudentConfig(EncoderConfig):
     ``max_seq_length`` is the student's input limit in its own tokens (with [CLS] and [SEP]).
 
     ``kind: static`` trains a token-embedding table with mean pooling instead (the static speed tier,
-    :mod:`lingualite.distill.static_student`); the transformer fields are then unused.
+    :mod:`lingualite.recipes.distill.static_student`); the transformer fields are then unused.
 
     :param kind: ``transformer`` (a BERT-style student) or ``static`` (a token table, mean pooled).
     """
@@ -149,7 +149,7 @@ class PCAConfig:
 class RankerConfig:
     """Asymmetric distillation: paper 002's relevance ranker (query -> passage), from a teacher that reads
     queries and passages apart (multilingual-e5: ``query: `` / ``passage: ``). Off (the default) while
-    ``query_prompt`` is null; see :mod:`lingualite.distill.ranker`.
+    ``query_prompt`` is null; see :mod:`lingualite.recipes.distill.ranker`.
 
     Every training pair is seen as a query (each sentence, ``query_prompt`` before both sides) and, grouped
     with its neighbours of the same document (third TSV column), as a passage (``passage_prompt``). The
@@ -200,7 +200,7 @@ class DistillConfig(RecipeConfig):
 
     :param matryoshka_dims: also train the first ``d`` components of the student's vector for each ``d``
         listed, e.g. ``[128, 64, 32]`` (Matryoshka Representation Learning, Kusupati et al. 2022; see
-        :class:`lingualite.distill.loss.MultilingualMSELoss` for what a prefix is matched against): strictly
+        :class:`lingualite.recipes.distill.loss.MultilingualMSELoss` for what a prefix is matched against): strictly
         descending, each at most the student's dimension (``pca.dim``). The full dimension should come first:
         its term is the usual MSE. The model folder and its card record the sizes. null (default): off.
     :param matryoshka_weights: one weight per ``matryoshka_dims`` entry (null: 1 each), as in

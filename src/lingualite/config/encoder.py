@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lingualite.errors import ConfigError
+from lingualite.core.errors import ConfigError
 
 
 @dataclass

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from lingualite.config.encoder import EncoderConfig
-from lingualite.config.loading import Range
+from lingualite.config.parsing import Range
 from lingualite.config.sections import DataConfig, OptimConfig, RecipeConfig, VocabularyConfig
-from lingualite.errors import ConfigError
-from lingualite.languages import PAPER_001_LANGS
+from lingualite.core.errors import ConfigError
+from lingualite.text.languages import PAPER_001_LANGS
 
 
 @dataclass
@@ -20,7 +20,7 @@ class MonolingualDataConfig(DataConfig):
 
     :param train_files: ``en<TAB>xx<TAB>doc_id`` files (folder names like ``en-fr`` give the languages). They
         are translations of each other, so each document id is assigned to ONE language by a hash
-        (:mod:`lingualite.monolingual.documents`) and only that language's side of it is read: the corpus is
+        (:mod:`lingualite.recipes.monolingual.documents`) and only that language's side of it is read: the corpus is
         never secretly parallel (``corpus: comparable`` adds second sides on purpose, see ``corpus``).
     :param valid_files: held-out parallel pairs: the gold alignment for mined-pair precision and the
         validation XSR P@1 logged after each stage. Never trained on.
@@ -32,7 +32,7 @@ class MonolingualDataConfig(DataConfig):
     :param corpus: ``disjoint`` (each document in ONE language: paper 001's Book-Wiki ablation, almost nothing
         to mine) or ``comparable`` (paper 001's Wiki-Wiki setting: a share ``shared_documents`` of the
         documents is ALSO read in a second hashed language, each side keeping an independent random share
-        ``keep_sentences`` of its sentences; :mod:`lingualite.monolingual.comparable`).
+        ``keep_sentences`` of its sentences; :mod:`lingualite.recipes.monolingual.comparable`).
     :param shared_documents: ``comparable`` only: the share of documents also read in a second language.
     :param keep_sentences: ``comparable`` only: the share of a shared document's sentences each side keeps
         (drawn independently, so no side is a translation of the other).

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from lingualite.config.encoder import EncoderConfig
-from lingualite.config.loading import Range
+from lingualite.config.parsing import Range
 from lingualite.config.sections import (
     PairDataConfig,
     PairOptimConfig,
@@ -16,7 +16,7 @@ from lingualite.config.sections import (
     VocabularyConfig,
     check_matryoshka,
 )
-from lingualite.errors import ConfigError
+from lingualite.core.errors import ConfigError
 
 GENERATIVE_OBJECTIVES = ("mlm", "smlm", "xtr", "ugt", "mlm_xtr")
 """The generative tasks of paper 000 (Table 6); :mod:`lingualite.losses` implements one per file."""
@@ -97,7 +97,3 @@ class ParallelConfig(RecipeConfig):
     def check(self, where: str) -> None:
         dims, weights = self.matryoshka_dims, self.matryoshka_weights
         check_matryoshka(dims, weights, self.model.hidden_size, where, "model.hidden_size")
-
-
-TrainingConfig = ParallelConfig
-"""The old name of :class:`ParallelConfig`."""

@@ -3,7 +3,7 @@
 A recipe's config (:mod:`lingualite.config.parallel`, :mod:`~lingualite.config.distill`,
 :mod:`~lingualite.config.monolingual`) is these sections plus its own; subclasses only change defaults or add
 fields, so a key means the same thing in every recipe. Every number is range-checked at load time
-(:func:`lingualite.config.loading.from_dict`), so a bad value is a one-line error naming the key.
+(:func:`lingualite.config.parsing.from_dict`), so a bad value is a one-line error naming the key.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from lingualite.config.loading import Range
-from lingualite.errors import ConfigError
+from lingualite.config.parsing import Range
+from lingualite.core.errors import ConfigError
 from lingualite.tokenization.alphabet import CHARACTER_COVERAGE
 
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal
 
+from lingualite.core.errors import ConfigError
 from lingualite.data.readers import ParallelPair
-from lingualite.errors import ConfigError
-from lingualite.languages import LANGUAGES, SUPPORTED
+from lingualite.text.languages import LANGUAGES, SUPPORTED
 from lingualite.text.scripts import SIMPLIFIED_ONLY, script_units
 from lingualite.text.segmentation import length_units
 
@@ -60,7 +60,7 @@ _LATIN_RANGES = ((0x0041, 0x024F), (0x1E00, 0x1EFF), (0x2C60, 0x2C7F), (0xA720, 
 class CleaningConfig:
     """Cleaning settings. Lengths are in words (:func:`~lingualite.text.segmentation.length_units`: Chinese and
     Japanese characters scaled to words); the length ratio is over characters, each side's divided by its
-    language's typical length relative to English (``length_vs_english`` in :mod:`lingualite.languages`).
+    language's typical length relative to English (``length_vs_english`` in :mod:`lingualite.text.languages`).
 
     ``dedup``: "exact" (the pair as is), "normalized" (see :func:`normalize_for_dedup`) or "none".
     ``lang_id``: drop a pair when a side of at least ``lang_id_min_words`` words is identified as another

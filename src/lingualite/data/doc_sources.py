@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Collection
 from pathlib import Path
 
+from lingualite.core.io_utils import atomic_file
 from lingualite.data.pairs import unique_sides
 from lingualite.data.readers import read_tsv
-from lingualite.io_utils import atomic_file
 
 NO_SOURCE = "other"
 """The source of a pair without a doc id (or with one that has no ``:``-prefix)."""

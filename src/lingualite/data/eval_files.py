@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
+from lingualite.config.parsing import DATA_DIR_PLACEHOLDER, default_data_dir
+from lingualite.core.errors import BadInputError, LinguaLiteError
 from lingualite.data.pairs import existing_files, languages_of, pair_set_name
-from lingualite.errors import BadInputError, LinguaLiteError
 
 __all__ = [
     "CLASSIFY_DIRECTIONS",

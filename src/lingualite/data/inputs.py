@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.readers import ParallelPair, PathLike, ReadStats, read_moses, read_tsv
 from lingualite.data.tmx import read_tmx
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["InputSpec", "describe_spec", "open_parallel"]
 

@@ -1,5 +1,5 @@
 """Plain text input, one item per line (``lingualite encode``, mining inputs, search index inputs): strict
-decoding (the rule of :mod:`lingualite.text_sanitation`) with errors that name the file and line."""
+decoding (the rule of :mod:`lingualite.text.sanitation`) with errors that name the file and line."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from lingualite.errors import BadInputError
-from lingualite.text_sanitation import TextProblem, decode_utf8
+from lingualite.core.errors import BadInputError
+from lingualite.text.sanitation import TextProblem, decode_utf8
 
 __all__ = ["iter_checked_line_chunks", "iter_line_chunks", "read_lines"]
 
@@ -38,7 +38,7 @@ def iter_line_chunks(path: str | Path, chunk_lines: int = 8192) -> Iterator[list
 
 def iter_checked_line_chunks(path: str | Path, chunk_lines: int = 8192) -> Iterator[list[str | TextProblem]]:
     """The lines of :func:`iter_line_chunks`, but a line that breaks the text rule (not UTF-8, a NUL byte) is
-    its :class:`~lingualite.text_sanitation.TextProblem` in its place, so a reader can skip and count it
+    its :class:`~lingualite.text.sanitation.TextProblem` in its place, so a reader can skip and count it
     (``--skip-bad``) and keep the line numbers. A file that cannot be read at all is still an error."""
     path = Path(path)
     try:

@@ -16,9 +16,9 @@ from typing import TypeVar
 
 import numpy as np
 
-from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
+from lingualite.config.parsing import DATA_DIR_PLACEHOLDER, default_data_dir
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.readers import read_tsv
-from lingualite.errors import LinguaLiteError
 
 _PAIR_DIR = re.compile(r"^([a-z]{2,3})-([a-z]{2,3})$")
 

@@ -30,12 +30,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import atomic_path, write_json
 from lingualite.data.cleaning import normalize_light
 from lingualite.data.readers import read_tsv
 from lingualite.data.split import SplitName, assign_split
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_path, write_json
-from lingualite.languages import ENGLISH, check_languages, pair_name
+from lingualite.text.languages import ENGLISH, check_languages, pair_name
 
 __all__ = ["PIVOT_DIR", "PIVOT_SPLITS", "pivot_pairs"]
 

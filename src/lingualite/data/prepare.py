@@ -16,13 +16,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import atomic_path, write_json
+from lingualite.core.progress import PlainProgress
 from lingualite.data.cleaning import CleaningConfig, CleaningStats, PairCleaner, clean_pairs, normalize_light
 from lingualite.data.inputs import InputSpec, describe_spec, open_parallel
 from lingualite.data.readers import ParallelPair, ReadStats
 from lingualite.data.split import SPLITS, CapSelector, SplitConfig, assign_split, pair_rank, split_key
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_path, write_json
-from lingualite.training.progress import PlainProgress
 
 __all__ = ["PrepareResult", "prepare_corpus"]
 

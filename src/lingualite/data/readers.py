@@ -3,7 +3,7 @@ gzip-compressed, and the strict line decoding they share.
 
 Every reader is a generator: nothing holds more than one line (TMX: one ``<tu>``) in memory. Input is
 decoded as strict UTF-8 line by line, so a bad byte is reported with its line and column. Malformed
-input raises :class:`~lingualite.errors.BadInputError` (``file:line: reason``), or, with
+input raises :class:`~lingualite.core.errors.BadInputError` (``file:line: reason``), or, with
 ``skip_bad=True``, is skipped and counted by reason in a :class:`ReadStats`.
 """
 
@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from lingualite.errors import BadInputError
-from lingualite.text_sanitation import TextProblem, decode_utf8
+from lingualite.core.errors import BadInputError
+from lingualite.text.sanitation import TextProblem, decode_utf8
 
 __all__ = ["ParallelPair", "ReadStats", "read_moses", "read_tsv", "read_tsv_fields"]
 
@@ -72,7 +72,7 @@ def _open_binary(path: Path) -> BinaryIO:
 
 def decode_line(raw: bytes, lineno: int) -> str:
     """Strip the line ending (``\\n`` or ``\\r\\n``) and a line-1 BOM, then decode strict UTF-8 without NUL
-    (:func:`lingualite.text_sanitation.decode_utf8`)."""
+    (:func:`lingualite.text.sanitation.decode_utf8`)."""
     if raw.endswith(b"\n"):
         raw = raw[:-1]
     if raw.endswith(b"\r"):
@@ -83,7 +83,7 @@ def decode_line(raw: bytes, lineno: int) -> str:
         raise MalformedLine("invalid_utf8", "UTF-16 text (a byte-order mark); convert the file to UTF-8")
     try:
         return decode_utf8(raw)
-    except TextProblem as problem:  # the rule of lingualite.text_sanitation (invalid UTF-8, NUL)
+    except TextProblem as problem:  # the rule of lingualite.text.sanitation (invalid UTF-8, NUL)
         raise MalformedLine(problem.key, problem.reason) from None
 
 

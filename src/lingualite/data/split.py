@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from lingualite.core.errors import ConfigError
 from lingualite.data.cleaning import normalize_light
 from lingualite.data.readers import ParallelPair
-from lingualite.errors import ConfigError
 
 __all__ = ["SPLITS", "CapSelector", "SplitConfig", "SplitName", "assign_split", "pair_rank", "split_key"]
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from lingualite.core.errors import BadInputError
 from lingualite.data.readers import (
     BOM,
     MalformedLine,
@@ -19,7 +20,6 @@ from lingualite.data.readers import (
     raw_lines,
     reject_line,
 )
-from lingualite.errors import BadInputError
 
 __all__ = ["read_tmx"]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from transformers import PreTrainedTokenizerFast
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 
 class RaggedIds:

@@ -12,10 +12,10 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from lingualite.core.errors import BadInputError
+from lingualite.core.io_utils import atomic_file
 from lingualite.data.cleaning import normalize_light
 from lingualite.data.lines import iter_line_chunks
-from lingualite.errors import BadInputError
-from lingualite.io_utils import atomic_file
 
 __all__ = ["SeenTexts", "write_unseen"]
 

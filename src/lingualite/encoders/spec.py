@@ -3,7 +3,7 @@ identity of the model a spec names, by content (:func:`model_content_key`, what 
 
 ``RUNTIME:FOLDER`` (``onnx``, ``onnx-int8``, ``static``, ``bf16``) names a folder run by onnxruntime or numpy
 instead of torch, or by torch in bfloat16 (``bf16``); :func:`split_runtime` takes it apart,
-:func:`lingualite.encoders.loading.load_encoder` loads it.
+:func:`lingualite.encoders.resolve.load_encoder` loads it.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from lingualite.text_sanitation import check_texts
+from lingualite.text.sanitation import check_texts
 
 if TYPE_CHECKING:
     from scipy import sparse

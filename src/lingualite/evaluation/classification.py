@@ -45,8 +45,8 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler, normalize
 
+from lingualite.core.errors import ConfigError
 from lingualite.encoders.base import Encoder
-from lingualite.errors import ConfigError
 from lingualite.evaluation.base import Embeddings, embed, mean_std, to_dense
 
 __all__ = [

@@ -4,7 +4,7 @@ All files are tab-separated, UTF-8 (strictly decoded, a line-1 BOM tolerated), p
 per line; blank lines are ignored (so a trailing empty line is harmless), but a line of spaces is a record
 and is rejected. Labels and ids are stripped of surrounding whitespace (``"pos "`` and ``"pos"`` are one
 class); texts are kept verbatim. A malformed line raises
-:class:`~lingualite.errors.BadInputError` (``file:line: reason``, 1-based), or with ``skip_bad=True`` is
+:class:`~lingualite.core.errors.BadInputError` (``file:line: reason``, 1-based), or with ``skip_bad=True`` is
 skipped and counted by reason in the :class:`~lingualite.data.readers.ReadStats` passed in, whose
 ``pairs`` counts the records read. A file with no records is an error even with ``skip_bad``.
 
@@ -30,9 +30,9 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
+from lingualite.core.errors import BadInputError
 from lingualite.data.eval_files import ir_file
 from lingualite.data.readers import ReadStats, read_tsv_fields
-from lingualite.errors import BadInputError
 
 __all__ = [
     "ClassificationData",

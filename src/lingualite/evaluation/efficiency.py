@@ -77,7 +77,7 @@ def measure_efficiency(
     :param threads: CPU threads for the encoder; default all cores available to the process.
     :param country_iso_code: only sets codecarbon's carbon intensity (the energy does not depend on it).
     :param powercap: where the RAPL counters are (default ``/sys/class/powercap``).
-    :param device: where the model runs (:mod:`lingualite.device`); recorded as ``device`` (on a GPU the
+    :param device: where the model runs (:mod:`lingualite.core.device`); recorded as ``device`` (on a GPU the
         CPU time and energy figures are the host's only).
     :returns: ``num_parameters``, ``size_on_disk_mb``, ``dimension``, ``load_seconds``,
         ``baseline_rss_mb`` (the fresh interpreter with lingualite imported, before loading), ``load_rss_mb``
@@ -124,12 +124,11 @@ def measure_efficiency(
         "powercap": str(powercap) if powercap is not None else None,
         "device": device,
     }
-    import lingualite
 
     # TOKENIZERS_PARALLELISM as the user has it (default: on): the worker is a fresh process (no fork after
     # the tokenizer's threads started), and every model may use all the cores it is given
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    src = str(Path(lingualite.__file__).resolve().parents[1])  # the same lingualite, installed or not
+    src = str(Path(__file__).resolve().parents[2])  # the same lingualite, installed or not
     env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
     with tempfile.TemporaryDirectory(prefix="lingualite-efficiency-") as cwd:
         proc = subprocess.run(
@@ -286,7 +285,7 @@ def _single_calls(encoder: Any, singles: list[str], powercap: str | None) -> dic
 
 
 def _worker(args: dict[str, Any]) -> dict[str, Any]:
-    from lingualite.encoders.loading import load_encoder  # numpy only: scipy/torch come with the model
+    from lingualite.encoders.resolve import load_encoder  # numpy only: scipy/torch come with the model
 
     texts: list[str] = args["texts"]
     batch_size, single_runs = int(args["batch_size"]), int(args["single_runs"])

@@ -28,7 +28,7 @@ from lingualite.data.readers import read_tsv
 from lingualite.encoders.base import Encoder
 from lingualite.evaluation.base import embed
 from lingualite.mining.margin import MinedBitext, mine_embeddings
-from lingualite.retrieval import search_device
+from lingualite.vectors.retrieval import search_device
 
 RATIOS = (1, 10, 100)
 

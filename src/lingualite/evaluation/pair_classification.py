@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 from sklearn.preprocessing import normalize
 
+from lingualite.core.errors import ConfigError
 from lingualite.encoders.base import Encoder
-from lingualite.errors import ConfigError
 from lingualite.evaluation.base import embed
 from lingualite.evaluation.classification import (
     check_labels,

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from lingualite.io_utils import atomic_path, write_figure
+from lingualite.core.io_utils import atomic_path, write_figure
 
 __all__ = ["PRIMARY", "SPEED_REFERENCE", "headline", "summary_value", "write_markdown", "write_plots"]
 

@@ -27,14 +27,14 @@ from typing import Any
 
 import numpy as np
 
+from lingualite.core.io_utils import atomic_path, write_json
 from lingualite.encoders.base import Encoder
-from lingualite.encoders.loading import load_encoder
+from lingualite.encoders.resolve import load_encoder
 from lingualite.encoders.spec import model_content_key, spec_folder
 from lingualite.evaluation.efficiency import cpu_model
 from lingualite.evaluation.rendering import headline, write_markdown, write_plots
-from lingualite.io_utils import atomic_path, write_json
-from lingualite.languages import ENGLISH, TRANSLATION_LANGS
-from lingualite.run_folder import open_run
+from lingualite.models.run_folder import open_run
+from lingualite.text.languages import ENGLISH, TRANSLATION_LANGS
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ class ReportSettings:
     efficiency_energy: bool = True
     seed: int = 0
     threads: int | None = None  # CPU threads per encoder (default: all available cores)
-    device: str = "auto"  # where torch encoders run (lingualite.device)
+    device: str = "auto"  # where torch encoders run (lingualite.core.device)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

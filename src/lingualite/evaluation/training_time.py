@@ -1,5 +1,5 @@
 """Training time of a run (any recipe): seconds per 10,000 optimizer steps, from the run's own log
-(:class:`lingualite.run_folder.RunFolder`), for the efficiency table (paper 000, Table 5's "time per 10k
+(:class:`lingualite.models.run_folder.RunFolder`), for the efficiency table (paper 000, Table 5's "time per 10k
 steps")."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from lingualite.run_folder import RunFolder
+from lingualite.models.run_folder import RunFolder
 
 __all__ = ["training_time_per_10k_steps"]
 

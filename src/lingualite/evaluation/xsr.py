@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from lingualite.core.errors import BadInputError
 from lingualite.encoders.base import Encoder
-from lingualite.errors import BadInputError
 from lingualite.evaluation.base import cosine_matrix, embed
-from lingualite.retrieval import (
+from lingualite.vectors.retrieval import (
     DEFAULT_K,
     Method,
     check_method,

@@ -12,7 +12,7 @@ class CoherenceRegressionLoss(nn.Module):
     score(c_i) = dist(Enc(t), Enc(s_i)), computed with the encoder of the mining step (a fixed target).
     Averaged over the batch (sentence-transformers' MSELoss reduction).
 
-    The targets come in (:mod:`lingualite.monolingual.mining_step`): the paper's uncentred cosine, or
+    The targets come in (:mod:`lingualite.recipes.monolingual.mining_step`): the paper's uncentred cosine, or
     (``regression.target: centred``, issue #16) the cosine after removing each language's mean vector,
     clipped at 0. Deviation, and why: uncentred cosines of a small encoder are ~0.9 for ANY pair, so the
     paper's targets are nearly constant and the regression is met by making all vectors alike (collapse)."""

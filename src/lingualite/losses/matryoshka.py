@@ -3,7 +3,7 @@
 The loss of a batch is ``sum_d w_d L(prefix_d(u), prefix_d(v))`` over the configured sizes ``d``
 (``matryoshka_dims``), where ``prefix_d`` keeps the first ``d`` components of every sentence vector and
 L2-renormalises them, so that the vectors stay good when a user truncates them
-(:func:`lingualite.matryoshka.truncate`). It is the idea, and the ``shrink`` function, of sentence-transformers'
+(:func:`lingualite.vectors.truncation.truncate`). It is the idea, and the ``shrink`` function, of sentence-transformers'
 ``MatryoshkaLoss``, applied to vectors lingualite's own loop already computed (``MatryoshkaLoss`` itself wraps
 a ``SentenceTransformer`` forward, which lingualite's dual encoder is not during training).
 """

@@ -7,7 +7,7 @@ from typing import Literal
 import torch
 from torch import nn
 
-from lingualite.losses.alignment import SentenceAlignmentLoss
+from lingualite.losses.sentence_alignment import SentenceAlignmentLoss
 from lingualite.losses.similarity import SentenceSimilarityLoss
 from lingualite.models.batch import PairBatch
 from lingualite.models.dual_encoder import EncoderOutput

@@ -8,7 +8,7 @@ from typing import Literal
 import torch
 from torch import nn
 
-from lingualite.losses.alignment import pair_scores
+from lingualite.losses.sentence_alignment import pair_scores
 from lingualite.models.batch import PairBatch
 from lingualite.models.dual_encoder import EncoderOutput
 

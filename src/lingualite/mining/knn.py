@@ -5,7 +5,7 @@ Vectors are expected L2-normalised, so inner product = cosine. FAISS ``IndexFlat
 search builds one flat index per base shard and merges each shard's top k into a running top k, which is
 what FAISS's own ``ResultHeap`` does across shards (used here, not re-written). With ``gpu`` (a CUDA
 ``torch.device``) each dense search is a torch matrix product and ``topk`` on the GPU instead
-(:func:`lingualite.retrieval.exact_topk`): the same exact neighbours; FAISS stays the path on a CPU.
+(:func:`lingualite.vectors.retrieval.exact_topk`): the same exact neighbours; FAISS stays the path on a CPU.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import sparse
 
-from lingualite.retrieval import _rows, exact_topk
+from lingualite.vectors.retrieval import _rows, exact_topk
 
 if TYPE_CHECKING:
     import torch

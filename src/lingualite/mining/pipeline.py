@@ -3,7 +3,7 @@
 Steps, each leaving files in the work folder that a re-run (or ``--resume`` after a crash) skips:
 
 1. **encode** each side into shards of ``shard_size`` normalised vectors (``src/``, ``tgt/``; in-process,
-   ``--workers N`` processes or Ray: :mod:`lingualite.runtime.parallel_encode`, :mod:`lingualite.runtime.ray_encode`);
+   ``--workers N`` processes or Ray: :mod:`lingualite.encoding.workers`, :mod:`lingualite.encoding.ray_workers`);
 2. **index** (IVF search only): a coarse quantizer and one 8-bit IVF index per shard (``ivf/``);
 3. **search** forward (each source shard against all target shards) and backward, saving each query shard's
    neighbour lists (``knn/fwd-00000.npz``): memory is one query shard, one base shard and the lists;
@@ -27,12 +27,13 @@ from pathlib import Path
 
 import numpy as np
 
-from lingualite.device import resolve_device
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_file, check_not_input, write_json
+from lingualite.core.device import resolve_device
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import atomic_file, check_not_input, write_json
+from lingualite.core.ownership import check_separate
+from lingualite.core.progress import progress_line
 from lingualite.mining.margin import MinedBitext, Neighbours, best_candidates, check_mode, combine
 from lingualite.mining.shards import build_ivf, exact_cosines, resort, search_shards
-from lingualite.ownership import check_separate
 
 IVF_FROM = 200_000  # "auto" search: exact below this many base sentences, IVF from here
 FORMAT_VERSION = 2  # 2: models keyed by content, not by name
@@ -55,7 +56,7 @@ class MineSettings:
     engine: str = "local"
     rescore_model: str | None = None
     device: str = "auto"
-    """Where the encoders run, and the exact search on a GPU (:mod:`lingualite.device`); not part of the
+    """Where the encoders run, and the exact search on a GPU (:mod:`lingualite.core.device`); not part of the
     work folder's fingerprint: shards encoded on one device are searched on another."""
 
     def fingerprint(self, model: str, src: Path, tgt: Path) -> dict[str, object]:
@@ -102,21 +103,19 @@ class _Progress:
         t0 = time.perf_counter()
 
         def tick(done: int) -> None:
-            elapsed = time.perf_counter() - t0
-            eta = elapsed / max(done, 1) * (total - done)
-            self.report(f"mine: {what} {done}/{total} ({elapsed:.0f} s, ETA {eta:.0f} s)")
+            self.report(progress_line(f"mine: {what}", done, total, time.perf_counter() - t0))
 
         return tick
 
 
 def _encode_side(model: str, text: Path, folder: Path, settings: MineSettings) -> list[Path]:
     if settings.engine == "ray":
-        from lingualite.runtime.ray_encode import encode_shards_ray
+        from lingualite.encoding.ray_workers import encode_shards_ray
 
         return encode_shards_ray(
             model, text, folder, settings.shard_size, normalize=True, workers=settings.workers
         )
-    from lingualite.runtime.parallel_encode import encode_shards
+    from lingualite.encoding.workers import encode_shards
 
     return encode_shards(
         model,
@@ -283,11 +282,11 @@ def mine_files(
     overwrite: bool = False,
 ) -> MineResult:
     """Mine parallel sentences between the lines of ``src`` and ``tgt`` into ``output`` (see module doc).
-    The work folder is a lingualite ``mine`` folder (:mod:`lingualite.ownership`), continued when its files
+    The work folder is a lingualite ``mine`` folder (:mod:`lingualite.core.ownership`), continued when its files
     were computed from the same models and inputs; ``overwrite`` empties it first."""
+    from lingualite.core.io_utils import clean_leftovers
     from lingualite.encoders.spec import spec_folder
-    from lingualite.io_utils import clean_leftovers
-    from lingualite.run_folder import open_run
+    from lingualite.models.run_folder import open_run
 
     settings = settings or MineSettings()
     src, tgt, output = Path(src), Path(tgt), Path(output)

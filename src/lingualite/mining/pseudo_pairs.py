@@ -7,7 +7,7 @@ A and m of language B, scores the m x m candidates with CSLS (Conneau et al. 201
 keeps the top min(m * m, per_round) pairs not mined before. Rounds repeat, cycling over the language pairs,
 until ``target`` pairs. Larger m makes true translations likelier to be in a block (paper 001, Table 3).
 
-The CSLS arithmetic is :func:`lingualite.retrieval.csls_scores`, shared with retrieval and evaluation.
+The CSLS arithmetic is :func:`lingualite.vectors.retrieval.csls_scores`, shared with retrieval and evaluation.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from scipy import sparse
 
-from lingualite.retrieval import csls_scores, normalize_rows
+from lingualite.vectors.retrieval import csls_scores, normalize_rows
 
 
 @dataclass

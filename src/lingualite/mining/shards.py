@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from lingualite.io_utils import atomic_file
+from lingualite.core.io_utils import atomic_file
 from lingualite.mining.knn import knn_shards, load_shard
 from lingualite.mining.margin import Neighbours
 

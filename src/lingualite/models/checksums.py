@@ -9,8 +9,8 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from lingualite.errors import ModelFolderError
-from lingualite.io_utils import file_sha256, write_json
+from lingualite.core.errors import ModelFolderError
+from lingualite.core.io_utils import file_sha256, write_json
 
 __all__ = ["CHECKSUMS", "verify_checksums", "write_checksums"]
 
@@ -36,7 +36,7 @@ def verify_checksums(
 ) -> None:
     """Check the recorded files of ``folder`` that are present (all, those named in ``only``, or all but
     those under the sub-folders ``skip``: files the loader does not read); a changed byte is a one-line
-    :class:`~lingualite.errors.ModelFolderError`. Folders without a record pass."""
+    :class:`~lingualite.core.errors.ModelFolderError`. Folders without a record pass."""
     folder = Path(folder)
     record = folder / CHECKSUMS
     if not record.exists():

@@ -3,7 +3,7 @@ and any tokenize-then-forward pipeline (:func:`encode_in_batches`, also the GPU 
 folders in :mod:`lingualite.encoders.folder`).
 
 On a GPU the host must keep ahead of the card: the next batch is tokenised in a background thread while the
-GPU runs the current one (:func:`lingualite.prefetch.prefetched`; the Rust tokenizer releases the GIL), its
+GPU runs the current one (:func:`lingualite.core.prefetch.prefetched`; the Rust tokenizer releases the GIL), its
 tensors are pinned and copied asynchronously, and the vectors stay on the GPU until the call ends (one copy
 back instead of a wait per batch). On a CPU the work runs in order, as it always did.
 """
@@ -17,7 +17,7 @@ import numpy as np
 import torch
 from transformers import PreTrainedTokenizerFast
 
-from lingualite.prefetch import pinned, prefetched
+from lingualite.core.prefetch import pinned, prefetched
 
 __all__ = ["encode_batched", "encode_in_batches"]
 

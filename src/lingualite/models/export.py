@@ -19,7 +19,7 @@ from torch import nn
 from transformers import BertModel, PreTrainedTokenizerFast
 from transformers.utils import logging as hf_logging
 
-from lingualite.io_utils import atomic_dir, fsync_dir, fsync_tree, write_json
+from lingualite.core.io_utils import atomic_dir, fsync_dir, fsync_tree, write_json
 from lingualite.models.checksums import write_checksums
 from lingualite.models.model_card import ModelCard, write_card
 
@@ -123,7 +123,7 @@ def _apply_journal(out: Path) -> None:
 def recover_export(out: Path) -> bool:
     """Finish an export that a crash interrupted after its files were complete (roll forward); returns
     whether there was one. An export interrupted earlier left only a staging folder: the old model is
-    intact and :func:`lingualite.io_utils.clean_leftovers` removes the staging."""
+    intact and :func:`lingualite.core.io_utils.clean_leftovers` removes the staging."""
     out = Path(out)
     if not (out / EXPORT_JOURNAL).exists():
         return False

@@ -2,7 +2,7 @@
 of cells (config overrides), the scales it runs at and the paper's numbers; :func:`run_sweep` trains and
 evaluates every cell with caching and resume, :func:`render_table` writes the table beside the paper's.
 
-``lingualite reproduce TABLE`` (:mod:`lingualite.cli.reproduce_commands`) runs both.
+``lingualite reproduce TABLE`` (:func:`lingualite.reproduce.reproduction.reproduce`) runs both.
 """
 
 from __future__ import annotations

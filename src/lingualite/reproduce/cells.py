@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from lingualite.io_utils import atomic_dir, is_staging_name
-from lingualite.ownership import TRAINING_KINDS, folder_kind
-from lingualite.run_folder import RunFolder
+from lingualite.core.io_utils import atomic_dir, is_staging_name
+from lingualite.core.ownership import TRAINING_KINDS, folder_kind
+from lingualite.models.run_folder import RunFolder
 
 __all__ = ["RESULT", "SWEEP", "TIMING", "copy_donor", "find_donors", "read_result", "sweep_folders"]
 

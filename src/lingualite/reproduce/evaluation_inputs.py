@@ -1,9 +1,8 @@
 """What every cell of a sweep is evaluated on: the table's evaluation settings resolved to files and checked
 before any cell runs, the evaluator's signature, and the flat metric names a table's columns refer to.
 
-The evaluation itself is passed in (an :data:`Evaluator`): :mod:`lingualite.evaluation` is a leaf that only the
-CLI, the quickstart and the report import; :func:`lingualite.cli.reproduce_commands.cell_evaluator` is the
-one ``lingualite reproduce`` uses.
+The evaluation itself is passed in (an :data:`Evaluator`); :func:`lingualite.reproduce.protocols.cell_evaluator`
+is the one ``lingualite reproduce`` uses.
 """
 
 from __future__ import annotations
@@ -14,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
+from lingualite.config.parsing import DATA_DIR_PLACEHOLDER, default_data_dir
+from lingualite.core.errors import BadInputError, LinguaLiteError
 from lingualite.data.eval_files import classification_runs, distractor_files, ir_file
-from lingualite.errors import BadInputError, LinguaLiteError
 from lingualite.reproduce.table import CellSpec, TableSpec, cell_evaluation
 
 __all__ = [

@@ -26,10 +26,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from lingualite.config.loading import Range, from_dict
+from lingualite.config.parsing import Range, from_dict
+from lingualite.core.errors import ConfigError, LinguaLiteError
 from lingualite.data.eval_files import CLASSIFY_DIRECTIONS, XSR_DIRECTIONS, check_directions
-from lingualite.errors import ConfigError, LinguaLiteError
-from lingualite.retrieval import METHODS
+from lingualite.vectors.retrieval import METHODS
 
 __all__ = ["EfficiencySpec", "EvaluationSpec", "IrSpec", "PooledXsrSpec", "merged_evaluation", "set_dotted"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lingualite.io_utils import write_figure, write_json, write_text
+from lingualite.core.io_utils import write_figure, write_json, write_text
 from lingualite.reproduce.cells import read_result
 from lingualite.reproduce.table import ColumnSpec, TableSpec
 

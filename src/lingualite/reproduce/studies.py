@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from lingualite.config import MonolingualConfig
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import write_json, write_text
-from lingualite.monolingual.paper_measures import SetEvaluator
-from lingualite.monolingual.sample_size import (
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import write_json, write_text
+from lingualite.models.run_folder import RunFolder, open_run
+from lingualite.recipes.monolingual.paper_measures import SetEvaluator
+from lingualite.recipes.monolingual.sample_size import (
     point_config,
     precisions_at_mining,
     sample_size_markdown,
@@ -29,10 +30,9 @@ from lingualite.monolingual.sample_size import (
     stage_1_rows,
     start_point,
 )
-from lingualite.monolingual.seeds import aggregate_stages, seeds_markdown, seeds_plot
+from lingualite.recipes.monolingual.seeds import aggregate_stages, seeds_markdown, seeds_plot
 from lingualite.reproduce.study_spec import StudySpec, study_config
 from lingualite.reproduce.sweep import claim_sweep, remove_run_folder
-from lingualite.run_folder import RunFolder, open_run
 from lingualite.training.run import for_device
 
 __all__ = ["plan_study", "run_study", "study_markdown"]
@@ -83,7 +83,7 @@ def _train(
     opts: dict[str, Any],
     progress: Progress,
 ) -> None:
-    from lingualite.monolingual.train import train_monolingual
+    from lingualite.recipes.monolingual.train_monolingual import train_monolingual
 
     if state == "done":
         progress(f"{folder.name}: finished, not run again")

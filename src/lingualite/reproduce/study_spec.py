@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from lingualite.config import MonolingualConfig, config_from_dict
-from lingualite.config.loading import from_dict, load_yaml
-from lingualite.errors import ConfigError
+from lingualite.config.parsing import from_dict, load_yaml
+from lingualite.core.errors import ConfigError
 from lingualite.reproduce.evaluation_spec import set_dotted
 from lingualite.reproduce.table import (
     TABLES_DIR,

@@ -4,7 +4,7 @@ Layout of a sweep's output folder (one table at one scale)::
 
     OUTPUT/
       sweep.json              which table and scale the folder holds (another table or scale is refused)
-      cells/<cell>/           the cell's training run (lingualite.run_folder layout, ends as a model); only
+      cells/<cell>/           the cell's training run (lingualite.models.run_folder layout, ends as a model); only
                               result.json for a cell that evaluates an existing model (``model:``)
       cells/<cell>/result.json  the cell's metrics and its key (written atomically, last)
       cells/<cell>/timing.json  training seconds and steps, summed over the training calls that returned
@@ -14,14 +14,14 @@ A cell's key is the hash of its resolved config plus the evaluation settings. Ea
 (:data:`STATES`): a cell whose ``result.json`` has the same key is never run again; a cell whose run folder
 holds checkpoints continues from them with ``resume``; a cell whose saved config differs from the table's is
 refused unless ``force`` (which deletes that cell's folder and runs it again). The whole output folder is
-locked while a sweep writes it (:func:`lingualite.run_folder.open_run`, kind ``reproduce``).
+locked while a sweep writes it (:func:`lingualite.models.run_folder.open_run`, kind ``reproduce``).
 
 A new cell whose training config a finished cell of another sweep (``reuse``) trained already is copied
 from it and only evaluated, unless the table has a training-time column (:mod:`lingualite.reproduce.cells`);
 ``result.json`` records where it came from.
 
-Evaluation is passed in (``evaluate``, see :mod:`lingualite.reproduce.evaluation_inputs`): the package layout
-keeps :mod:`lingualite.evaluation` a leaf; :mod:`lingualite.cli.reproduce_commands` passes it.
+Evaluation is passed in (``evaluate``, see :mod:`lingualite.reproduce.evaluation_inputs`);
+``lingualite reproduce`` passes :func:`lingualite.reproduce.protocols.cell_evaluator`.
 """
 
 from __future__ import annotations
@@ -40,10 +40,11 @@ from typing import Any
 import numpy as np
 
 from lingualite.config import RecipeConfigType
-from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
-from lingualite.errors import ConfigError, LinguaLiteError
-from lingualite.io_utils import write_json
-from lingualite.ownership import TRAINING_KINDS, folder_kind
+from lingualite.config.parsing import DATA_DIR_PLACEHOLDER, default_data_dir
+from lingualite.core.errors import ConfigError, LinguaLiteError
+from lingualite.core.io_utils import write_json
+from lingualite.core.ownership import TRAINING_KINDS, folder_kind
+from lingualite.models.run_folder import RunFolder, changed_config_keys, open_run
 from lingualite.reproduce.cells import (
     RESULT,
     SWEEP,
@@ -60,7 +61,6 @@ from lingualite.reproduce.evaluation_inputs import (
     evaluation_settings,
 )
 from lingualite.reproduce.table import CellSpec, TableSpec, cell_config
-from lingualite.run_folder import RunFolder, changed_config_keys, open_run
 from lingualite.training.run import for_device
 
 __all__ = ["STATES", "CellPlan", "model_size", "plan_sweep", "read_result", "run_sweep"]
@@ -241,7 +241,7 @@ def _train(plan: CellPlan, threads: int | None, device: str = "auto") -> None:
     call's seconds and steps to ``timing.json``."""
     import torch
 
-    from lingualite.device import resolve_device
+    from lingualite.core.device import resolve_device
     from lingualite.recipes import train
 
     run = RunFolder(plan.folder)

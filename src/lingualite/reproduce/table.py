@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lingualite.config import RecipeConfigType, config_from_dict
-from lingualite.config.loading import from_dict, load_yaml, resolve_config_path
-from lingualite.errors import ConfigError
+from lingualite.config.parsing import from_dict, load_yaml, resolve_config_path
+from lingualite.core.errors import ConfigError
 from lingualite.reproduce.evaluation_spec import EvaluationSpec, merged_evaluation, set_dotted
 
 __all__ = [

@@ -1,10 +1,9 @@
 """Writing documents into an index folder: encoding them in chunks (SQLite rows + float vectors), building
 the FAISS index of a new folder. The output folder itself is checked and swapped in by
-:func:`lingualite.ownership.replacing`."""
+:func:`lingualite.core.ownership.replacing`."""
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -13,13 +12,14 @@ from typing import Any
 
 import numpy as np
 
-from lingualite.errors import LinguaLiteError
-from lingualite.matryoshka import check_dimensions
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.progress import print_progress
+from lingualite.encoders.matryoshka_dims import check_dimensions
 from lingualite.search.encoder_check import dense, probe_vectors
+from lingualite.search.faiss_index import VectorIndex, choose_kind
 from lingualite.search.floats import FLOATS_NAME, FloatFile
 from lingualite.search.readers import Doc, ReadStats, iter_documents
 from lingualite.search.store import DB_NAME, DocumentStore
-from lingualite.search.vectors import VectorIndex, choose_kind
 
 __all__ = ["FORMAT_VERSION", "Ingested", "faiss_name", "ingest", "nothing_to_index", "write_new_index"]
 
@@ -91,10 +91,7 @@ def ingest(
         store.insert((row + i, d.doc_id, d.text, d.metadata) for i, d in enumerate(docs))
         row += len(docs)
         if progress:
-            elapsed = time.perf_counter() - t0
-            print(
-                f"index: {row - first_row:,} documents encoded ({elapsed:.0f} s)", file=sys.stderr, flush=True
-            )
+            print_progress("index", row - first_row, None, t0, "documents encoded")
     return Ingested(first_row, row - first_row, stats)
 
 
@@ -121,7 +118,7 @@ def write_new_index(
     dimensions: int | None = None,
 ) -> dict[str, Any]:
     """Build a complete index in the (empty, staging) ``folder``; returns its info. ``dimensions``: keep the
-    first components of every vector (checked by :func:`lingualite.matryoshka.check_dimensions`: the
+    first components of every vector (checked by :func:`lingualite.encoders.matryoshka_dims.check_dimensions`: the
     info's ``warnings`` say when the model was not trained for that size)."""
     model_dimension = int(dense(encoder, ["dimension probe"]).shape[1])
     warning = check_dimensions(encoder, dimensions, model_dimension)

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from lingualite.errors import LinguaLiteError
-from lingualite.matryoshka import truncate
+from lingualite.core.errors import LinguaLiteError
+from lingualite.vectors.truncation import truncate
 
 __all__ = ["PROBES", "check_encoder", "dense", "normalize_spec", "probe_vectors", "spec_of"]
 
@@ -49,7 +49,7 @@ def spec_of(encoder: Any) -> str | None:
 
 def dense(encoder: Any, texts: list[str], queries: bool = False, dimensions: int | None = None) -> np.ndarray:
     """L2-normalised float32 vectors of ``texts`` (``encode_queries`` for queries when the encoder has it);
-    with ``dimensions``, their first components, renormalised (:func:`lingualite.matryoshka.truncate`)."""
+    with ``dimensions``, their first components, renormalised (:func:`lingualite.vectors.truncation.truncate`)."""
     from scipy import sparse
 
     from lingualite.encoders.base import require_standalone

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 __all__ = ["FLOATS_NAME", "FloatFile"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.search.store import DB_NAME, DocumentStore
 
 __all__ = ["NO_IDENTITY", "EmptyIndexError", "IndexGoneError", "identity", "open_store"]

@@ -5,10 +5,10 @@ An index is a folder:
 - ``index.sqlite``: documents, metadata (JSON) and settings (:mod:`lingualite.search.store`);
 - ``vectors.npy``: every document's normalised float32 vector, read through a memory map
   (:mod:`lingualite.search.floats`);
-- ``faiss-<generation>.index``: the FAISS index (:mod:`lingualite.search.vectors`).
+- ``faiss-<generation>.index``: the FAISS index (:mod:`lingualite.search.faiss_index`).
 
 Crash safety. A build writes a staging folder beside the output and renames it into place (the old index, if
-replaced, stays whole until then), under the ownership rule of :mod:`lingualite.ownership` (only an index
+replaced, stays whole until then), under the ownership rule of :mod:`lingualite.core.ownership` (only an index
 is replaced, only with ``overwrite``, checked again at the swap; a folder that appeared meanwhile is kept). ``add`` and ``delete`` run in one SQLite transaction under the folder's
 write lock; a changed FAISS index is written to a new file (temp file, fsync, rename) *before* the commit that
 names it in ``info.faiss_file``, and the old file is removed after. A crash at any point leaves SQLite naming
@@ -36,18 +36,18 @@ from typing import Any
 
 import numpy as np
 
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import atomic_file, clean_leftovers, fsync_dir, run_lock
+from lingualite.core.ownership import check_folder, check_separate, replacing
 from lingualite.encoders.spec import spec_folder
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_file, clean_leftovers, fsync_dir, run_lock
-from lingualite.matryoshka import truncate
-from lingualite.ownership import check_folder, check_separate, replacing
 from lingualite.search.build import FORMAT_VERSION, faiss_name, ingest, write_new_index
 from lingualite.search.encoder_check import check_encoder, dense, normalize_spec, spec_of
+from lingualite.search.faiss_index import VectorIndex, rebuild
 from lingualite.search.floats import FLOATS_NAME, FloatFile
 from lingualite.search.folder import NO_IDENTITY, EmptyIndexError, IndexGoneError, identity, open_store
 from lingualite.search.readers import check_source
 from lingualite.search.store import DB_NAME
-from lingualite.search.vectors import VectorIndex, rebuild
+from lingualite.vectors.truncation import truncate
 
 __all__ = ["REBUILD_FRACTION", "EmptyIndexError", "Hit", "IndexGoneError", "SearchIndex"]
 
@@ -68,7 +68,7 @@ class SearchIndex:
 
     def __init__(self, path: Path, encoder: Any = None, device: str = "auto") -> None:
         self.path = Path(path)
-        self.device = device  # where the recorded model is loaded (lingualite.device), on first use
+        self.device = device  # where the recorded model is loaded (lingualite.core.device), on first use
         self._lock = threading.RLock()
         self._store, self._identity = open_store(self.path)
         self._encoder: Any = None
@@ -108,14 +108,14 @@ class SearchIndex:
         :param rescore: candidates per wanted hit for quantized indexes (default 4 int8; binary max(10, 5120 / bits)).
         :param skip_bad: skip and count bad input lines instead of stopping at the first.
         :param overwrite: replace ``output`` when it is an existing index (any other folder is refused; the
-            rule of :mod:`lingualite.ownership`, checked again when the new index is swapped in).
+            rule of :mod:`lingualite.core.ownership`, checked again when the new index is swapped in).
         :param dimensions: index the first ``dimensions`` components of every vector, renormalised (a
             Matryoshka model's trained size); recorded as ``truncate_dim``, and queries are truncated the same
             way. Above the model's dimension: an error; a size it was not trained for: a warning in the
             returned index's ``warnings`` (``lingualite index build`` prints it).
-        :param device: where ``model`` runs when it is loaded here (:mod:`lingualite.device`).
+        :param device: where ``model`` runs when it is loaded here (:mod:`lingualite.core.device`).
         """
-        from lingualite.search.vectors import KINDS, QUANTIZATIONS
+        from lingualite.search.faiss_index import KINDS, QUANTIZATIONS
 
         if quantization not in QUANTIZATIONS:
             raise LinguaLiteError(
@@ -145,7 +145,7 @@ class SearchIndex:
     def open(cls, path: Path, encoder: Any = None, device: str = "auto") -> SearchIndex:
         """Open the index folder ``path``. ``encoder``: an encoder object (or a model spec string) to use
         instead of loading the recorded model on first use; refused unless it is that model. ``device``:
-        where the model is loaded (:mod:`lingualite.device`)."""
+        where the model is loaded (:mod:`lingualite.core.device`)."""
         path = Path(path)
         if not (path / DB_NAME).is_file():
             raise LinguaLiteError(f"{path}: not a lingualite search index (no {DB_NAME}); build one first")
@@ -380,6 +380,6 @@ class SearchIndex:
 
 
 def _load(spec: str, device: str = "auto") -> Any:
-    from lingualite.encoders.loading import load_encoder
+    from lingualite.encoders.resolve import load_encoder
 
     return load_encoder(spec, device=device)

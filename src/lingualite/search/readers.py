@@ -10,8 +10,8 @@
 - a list of dicts (the API): the jsonl form, ``{"id", "text", ...metadata}``.
 
 A bad line (no text, an empty id, not JSON, JSON with ``NaN`` or ``Infinity``, invalid UTF-8, a NUL, a lone
-surrogate from a ``"\\ud800"`` escape: the rule of :mod:`lingualite.text_sanitation`) is a
-:class:`~lingualite.errors.BadInputError` naming ``file:line``; with ``skip_bad`` it is skipped and counted
+surrogate from a ``"\\ud800"`` escape: the rule of :mod:`lingualite.text.sanitation`) is a
+:class:`~lingualite.core.errors.BadInputError` naming ``file:line``; with ``skip_bad`` it is skipped and counted
 instead. Documents given as dicts follow the same rules (``docs[i]: reason``).
 """
 
@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lingualite.core.errors import BadInputError, LinguaLiteError
+from lingualite.core.strict_json import loads, non_finite_path
 from lingualite.data.lines import iter_checked_line_chunks
-from lingualite.errors import BadInputError, LinguaLiteError
-from lingualite.strict_json import loads, non_finite_path
-from lingualite.text_sanitation import TextProblem, strings_problem
+from lingualite.text.sanitation import TextProblem, strings_problem
 
 __all__ = ["FORMATS", "Doc", "ReadStats", "check_source", "iter_documents"]
 

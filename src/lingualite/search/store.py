@@ -5,7 +5,7 @@ Tables:
 - ``info(key, value)``: one JSON value per key (model spec, dimension, quantization, FAISS kind, counts,
   format version, generation, the current FAISS file name...);
 - ``documents(row_id, doc_id, text, metadata)``: ``row_id`` is the document's FAISS id and its row in the
-  float vector file; ``doc_id`` is unique; metadata is strict JSON (:mod:`lingualite.strict_json`: never
+  float vector file; ``doc_id`` is unique; metadata is strict JSON (:mod:`lingualite.core.strict_json`: never
   ``NaN``; one an older version stored is read as ``null``);
 - ``tombstones(row_id)``: FAISS ids of deleted documents that the FAISS index could not remove (HNSW);
   searches exclude them.
@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from lingualite.errors import LinguaLiteError
-from lingualite.strict_json import dumps, read_stored
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.strict_json import dumps, read_stored
 
 __all__ = ["DB_NAME", "DocumentStore"]
 

@@ -26,7 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse
 from starlette.exceptions import HTTPException
 
-from lingualite import __version__
+from lingualite.core.version import __version__
 from lingualite.encoders.base import Encoder
 from lingualite.serve.auth import ApiKeyMiddleware, check_bind
 from lingualite.serve.errors import (

@@ -12,7 +12,7 @@ import ipaddress
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.serve.errors import send_error
 
 __all__ = ["ApiKeyMiddleware", "check_bind", "is_loopback", "key_matches"]

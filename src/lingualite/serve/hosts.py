@@ -24,7 +24,7 @@ import socket
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.serve.errors import send_error
 
 __all__ = ["LOCAL_NAMES", "TrustedHostMiddleware", "allowed_hosts", "host_of", "host_allowed"]

@@ -1,5 +1,5 @@
 """Request limits: body bytes (413, before parsing), the time to send the body (408), and the texts (422):
-how many, how long, and valid (the rule of :mod:`lingualite.text_sanitation`, and not empty).
+how many, how long, and valid (the rule of :mod:`lingualite.text.sanitation`, and not empty).
 
 Starlette has no body size limit or body timeout, and uvicorn reads whatever a client sends for as long as it
 takes, hence the small ASGI middleware: it answers 413 from the ``Content-Length`` header alone when that is
@@ -16,7 +16,7 @@ from typing import Any
 
 from lingualite.serve.errors import ApiError, send_error
 from lingualite.serve.settings import ServeSettings
-from lingualite.text_sanitation import text_problem
+from lingualite.text.sanitation import text_problem
 
 __all__ = ["BodyLimitMiddleware", "check_texts"]
 
@@ -93,7 +93,7 @@ def check_texts(texts: list[str], settings: ServeSettings, what: str = "texts", 
     """``status`` (422; 400 on the OpenAI-compatible route, as OpenAI answers) for an empty list, more than
     ``max_texts`` texts, a text over ``max_chars`` characters, an empty text (there is nothing to encode: a
     model would give a vector that means nothing) or a text that breaks the rule of
-    :mod:`lingualite.text_sanitation` (a NUL, a lone surrogate from a ``"\\ud800"`` escape)."""
+    :mod:`lingualite.text.sanitation` (a NUL, a lone surrogate from a ``"\\ud800"`` escape)."""
     if not texts:
         raise ApiError(status, f"{what}: give at least one", what)
     if len(texts) > settings.max_texts:

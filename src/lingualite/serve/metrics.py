@@ -39,7 +39,7 @@ from typing import Any
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, Info
 from prometheus_client import generate_latest as _generate_latest
 
-from lingualite import __version__
+from lingualite.core.version import __version__
 
 __all__ = ["CONTENT_TYPE_LATEST", "MetricsMiddleware", "ServeMetrics"]
 

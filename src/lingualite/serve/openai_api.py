@@ -7,7 +7,7 @@ the answer looks, so that OpenAI's client, LangChain's ``OpenAIEmbeddings`` and 
   (its model has its own tokenizer): 422. Anything else is a 400, as OpenAI answers a malformed request.
 - ``model``: optional; checked against the served model's names (:class:`ModelNames`, 404
   ``model_not_found``) and echoed.
-- ``dimensions``: the first N dimensions, renormalised to unit length (:func:`lingualite.matryoshka.truncate`, the rule of `encode --dimensions`);
+- ``dimensions``: the first N dimensions, renormalised to unit length (:func:`lingualite.vectors.truncation.truncate`, the rule of `encode --dimensions`);
   more than the model has is a 400.
 - ``encoding_format``: ``float`` (default) or ``base64``: each vector's little-endian float32 bytes, which
   OpenAI's client decodes with ``numpy.frombuffer(..., dtype="float32")``.

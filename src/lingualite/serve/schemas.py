@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from lingualite.normalization import NORMALIZE, NORMALIZE_HELP
+from lingualite.vectors.normalization import NORMALIZE, NORMALIZE_HELP
 
 __all__ = [
     "EmbeddingsRequest",

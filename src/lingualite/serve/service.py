@@ -22,10 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.strict_json import finite_or_none
 from lingualite.encoders.base import Encoder, require_standalone
-from lingualite.errors import LinguaLiteError
-from lingualite.matryoshka import truncate
-from lingualite.retrieval import normalize_rows
 from lingualite.serve.batching import MicroBatcher
 from lingualite.serve.errors import ApiError
 from lingualite.serve.limits import check_texts
@@ -39,8 +38,9 @@ from lingualite.serve.openai_api import (
 )
 from lingualite.serve.schemas import EmbeddingsRequest, EncodeRequest, SearchRequest
 from lingualite.serve.settings import ServeSettings
-from lingualite.strict_json import finite_or_none
-from lingualite.text_sanitation import InvalidTextError
+from lingualite.text.sanitation import InvalidTextError
+from lingualite.vectors.retrieval import normalize_rows
+from lingualite.vectors.truncation import truncate
 
 __all__ = ["Service", "check_index"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from lingualite.languages import LANGUAGES
+from lingualite.text.languages import LANGUAGES
 from lingualite.text.scripts import CHARACTER_SCRIPTS, script_of
 
 __all__ = [

@@ -9,9 +9,9 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "SPECIAL_TOKENS": "lingualite.tokenization.train",
-    "load_tokenizer": "lingualite.tokenization.train",
-    "train_tokenizer": "lingualite.tokenization.train",
+    "SPECIAL_TOKENS": "lingualite.tokenization.tokenizer",
+    "load_tokenizer": "lingualite.tokenization.tokenizer",
+    "train_tokenizer": "lingualite.tokenization.tokenizer",
     "smoothed_language_shares": "lingualite.tokenization.sampling",
 }
 

@@ -1,5 +1,5 @@
 """How text is cut into pre-tokens before the sub-word model: words at spaces, and single characters for the
-scripts of the ``characters`` languages of :mod:`lingualite.languages` (Han, Hiragana, Katakana).
+scripts of the ``characters`` languages of :mod:`lingualite.text.languages` (Han, Hiragana, Katakana).
 
 Chinese and Japanese put no spaces between words, so without this a whole sentence is one pre-token and the
 vocabulary learns sentence fragments. Paper 001 splits Chinese into characters; we do the same for Han and Kana
@@ -16,7 +16,7 @@ from typing import Literal
 
 from tokenizers import Regex, pre_tokenizers
 
-from lingualite.languages import LANGUAGES
+from lingualite.text.languages import LANGUAGES
 
 __all__ = ["CHARACTER_PATTERN", "CHARACTER_SCRIPTS", "isolate_characters", "pre_tokenizer"]
 

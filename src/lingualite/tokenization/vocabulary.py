@@ -6,7 +6,7 @@ languages, with the data of language l sampled with probability p_l proportional
 the biggest language (here English: it is one side of every pair) does not crowd out the others.
 
 The sampling is done here, per language, so the drawn counts can be reported and checked; the vocabulary
-itself is trained by :func:`lingualite.tokenization.train.train_on_sample` on that already-drawn sample.
+itself is trained by :func:`lingualite.tokenization.tokenizer.train_on_sample` on that already-drawn sample.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from transformers import PreTrainedTokenizerFast
 
 from lingualite.tokenization.alphabet import CHARACTER_COVERAGE
 from lingualite.tokenization.sampling import distinct_texts, sample_by_language, smoothed_language_shares
-from lingualite.tokenization.train import train_on_sample
+from lingualite.tokenization.tokenizer import train_on_sample
 
 logger = logging.getLogger(__name__)
 

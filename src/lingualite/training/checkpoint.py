@@ -14,8 +14,8 @@ from typing import Any
 import torch
 from safetensors.torch import load_model, save_model
 
-from lingualite.io_utils import atomic_dir
-from lingualite.run_folder import list_checkpoints
+from lingualite.core.io_utils import atomic_dir
+from lingualite.models.run_folder import list_checkpoints
 
 
 def save_checkpoint(

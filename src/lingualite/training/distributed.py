@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import torch
 import torch.distributed as dist
 
-from lingualite.device import DeviceError, parse_device, resolve_device
+from lingualite.core.device import DeviceError, parse_device, resolve_device
 
 
 @dataclass
@@ -33,7 +33,7 @@ class DistributedContext:
 def init_distributed(device: str | torch.device = "auto") -> DistributedContext:
     """Read torchrun's environment (RANK, WORLD_SIZE, LOCAL_RANK); a plain run is rank 0 of 1.
 
-    ``device`` follows :func:`lingualite.device.resolve_device` (``auto``: the LOCAL_RANK GPU when there is
+    ``device`` follows :func:`lingualite.core.device.resolve_device` (``auto``: the LOCAL_RANK GPU when there is
     CUDA, else the CPU); under torchrun each process takes its LOCAL_RANK GPU, so ``cuda:N`` is refused."""
     world = int(os.environ.get("WORLD_SIZE", "1"))
     if world > 1 and parse_device(str(device))[1] is not None:

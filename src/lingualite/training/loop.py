@@ -32,15 +32,15 @@ from torch import nn
 from torch.nn.parallel import DistributedDataParallel
 
 from lingualite.config.sections import OptimConfig
-from lingualite.device import bf16_default, out_of_memory_hint
-from lingualite.gpu_usage import GpuUsage
+from lingualite.core.device import bf16_default, out_of_memory_hint
+from lingualite.core.gpu_usage import GpuUsage
+from lingualite.core.progress import progress_bar
+from lingualite.models.run_folder import RunFolder
 from lingualite.models.sentence_encoder import SentenceEncoder
-from lingualite.run_folder import RunFolder
 from lingualite.training.checkpoint import load_checkpoint, save_checkpoint
 from lingualite.training.distributed import DistributedContext
 from lingualite.training.loss_window import LossWindow, syncs_every_step
 from lingualite.training.optimization import make_optimizer, make_schedule, optimizer_step, set_learning_rate
-from lingualite.training.progress import progress_bar
 
 logger = logging.getLogger("lingualite.training")
 
@@ -100,7 +100,7 @@ class StageResult:
     metrics: dict[str, float] = field(default_factory=dict)
     initial_metrics: dict[str, float] = field(default_factory=dict)
     gpu: dict[str, Any] = field(default_factory=dict)
-    """On CUDA: peak memory and sampled utilisation (:class:`lingualite.gpu_usage.GpuUsage`); else empty."""
+    """On CUDA: peak memory and sampled utilisation (:class:`lingualite.core.gpu_usage.GpuUsage`); else empty."""
 
     @property
     def finished(self) -> bool:

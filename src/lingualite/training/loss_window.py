@@ -19,7 +19,7 @@ import numpy as np
 import torch
 import torch.distributed as dist
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 from lingualite.training.distributed import DistributedContext
 
 __all__ = ["LossWindow", "syncs_every_step"]

@@ -21,9 +21,9 @@ from typing import Any, TypeVar
 import torch
 
 from lingualite.config.sections import OptimConfig
-from lingualite.errors import LinguaLiteError
-from lingualite.run_folder import RunFolder, open_run
-from lingualite.smoke import smoke_config
+from lingualite.core.errors import LinguaLiteError
+from lingualite.models.run_folder import RunFolder, open_run
+from lingualite.training.smoke import smoke_config
 
 C = TypeVar("C")
 
@@ -45,16 +45,16 @@ class RunOptions:
         the machine, not of the experiment, hence not in the config. On cores shared with other jobs use 1.
     :param allow_config_change: with ``resume``, continue with a changed config (the new values, e.g.
         ``optim.lr``, take effect); the model's shape and vocabulary can never change.
-    :param smoke: cap data, vocabulary, steps and validation (:mod:`lingualite.smoke`) for a run of minutes;
+    :param smoke: cap data, vocabulary, steps and validation (:mod:`lingualite.training.smoke`) for a run of minutes;
         ``max_steps``, when given, still wins.
     :param overwrite: start over in a run folder of the same recipe that holds an earlier run (it is emptied
         first); never with ``resume``.
-    :param device: ``auto``, ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`lingualite.device`); like ``threads`` a
+    :param device: ``auto``, ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`lingualite.core.device`); like ``threads`` a
         property of the machine, not in the config.
     :param compile: run the model through ``torch.compile`` (slow to start; can pay off on a GPU for long
         runs). Checkpoints and the exported model are the same either way.
     :param teacher_workers: distillation with a CPU-only teacher (``use-m``): processes that build its
-        vector cache (None: one per core; see :mod:`lingualite.distill.teacher`).
+        vector cache (None: one per core; see :mod:`lingualite.recipes.distill.teacher`).
     """
 
     resume: bool = False
@@ -131,8 +131,8 @@ def apply_call_options(cfg: C, options: RunOptions) -> tuple[C, list[str] | None
 
 def for_device(cfg: C, device: str) -> C:
     """``cfg`` with every ``optim.bf16: null`` made the device's choice (on for CUDA, off on a CPU:
-    :func:`lingualite.device.bf16_default`), so the saved config says what the run did."""
-    from lingualite.device import bf16_default, resolve_device
+    :func:`lingualite.core.device.bf16_default`), so the saved config says what the run did."""
+    from lingualite.core.device import bf16_default, resolve_device
 
     sections = [
         f.name
@@ -177,7 +177,7 @@ def open_recipe_run(
     fixed: tuple[str, ...],
     lock: bool = True,
 ) -> Iterator[tuple[RunFolder, list[str]]]:
-    """Claim and lock the run folder (:func:`lingualite.run_folder.open_run`), set the thread count, and
+    """Claim and lock the run folder (:func:`lingualite.models.run_folder.open_run`), set the thread count, and
     apply the resume rules: checkpoints of an earlier run need ``resume``; a resume with a changed config is
     refused unless allowed, and never for the sections in ``fixed``. Yields the folder and the changed keys.
     """
@@ -198,7 +198,7 @@ def open_recipe_run(
 def config_inputs(cfg: Any) -> list[Path]:
     """The files and folders a recipe's config reads (data files and globs, a given vocabulary, a teacher
     folder), which its run folder may neither be, contain nor lie inside."""
-    from lingualite.config.loading import DATA_DIR_PLACEHOLDER, default_data_dir
+    from lingualite.config.parsing import DATA_DIR_PLACEHOLDER, default_data_dir
     from lingualite.data.pairs import existing_files
 
     found: list[Path] = []

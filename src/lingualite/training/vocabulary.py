@@ -15,13 +15,13 @@ from typing import Any
 from transformers import PreTrainedTokenizerFast
 
 from lingualite.config.sections import PairDataConfig, VocabularyConfig
+from lingualite.core.io_utils import atomic_dir
+from lingualite.core.progress import phase
 from lingualite.data.pairs import ParallelCorpus, expand_files, read_pairs
-from lingualite.io_utils import atomic_dir
-from lingualite.run_folder import RunFolder
+from lingualite.models.run_folder import RunFolder
 from lingualite.tokenization import load_tokenizer
 from lingualite.tokenization.vocabulary import build_vocabulary
 from lingualite.training.distributed import DistributedContext
-from lingualite.training.progress import phase
 
 RECORD = "lingualite_vocabulary.json"
 Texts = Mapping[str, Sequence[str]]

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from evalset_fixtures import BIBLE_BOOKS, CHAPTERS, read_tsv
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets import bible_genres, bible_paraphrase
 from lingualite.data.evalsets.common import in_test
-from lingualite.errors import LinguaLiteError
 
 _REF = re.compile(r"B(\d+)C(\d+)V(\d+)")
 

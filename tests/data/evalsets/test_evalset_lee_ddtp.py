@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from evalset_fixtures import DDTP_PACKAGES, make_apt_lists, make_gensim_wheel, read_tsv
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets import ddtp_sections, lee
 from lingualite.data.evalsets.common import in_test
 from lingualite.data.sources.common import SourceUnavailableError
-from lingualite.errors import LinguaLiteError
 
 
 def test_lee_upper_triangle_3x3(tmp_path: Path) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from evalset_fixtures import MODULES, page_token, read_tsv
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets import libreoffice_index, libreoffice_modules
 from lingualite.data.evalsets.common import in_test
-from lingualite.errors import LinguaLiteError
 from lingualite.text.segmentation import length_units
 
 

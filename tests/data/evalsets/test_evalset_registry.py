@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from evalset_fixtures import read_tsv
 
+from lingualite.core.errors import ConfigError
 from lingualite.data import evalsets
 from lingualite.data.evalsets import SETS, fetch_eval_sets
 from lingualite.data.sources.common import SourceUnavailableError
-from lingualite.errors import ConfigError
 
 # relative path -> number of fields per line
 EXPECTED = {

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from lingualite.core.errors import ConfigError
 from lingualite.data.evalsets.everyday import everyday_pairs, everyday_sentences
-from lingualite.errors import ConfigError
-from lingualite.languages import SUPPORTED
+from lingualite.text.languages import SUPPORTED
 from lingualite.text.scripts import script_units
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources import bible, common
-from lingualite.errors import LinguaLiteError
 
 VERSES = [
     ("4", 1, 1, 1, "In the beginning God created the heavens."),
@@ -152,7 +152,7 @@ def test_russian_and_korean_editions_and_the_app_fillers(tmp_path: Path) -> None
 
 
 def test_languages_without_a_free_edition_are_named_with_the_reason(tmp_path: Path) -> None:
-    from lingualite.languages import TRANSLATION_LANGS
+    from lingualite.text.languages import TRANSLATION_LANGS
 
     lacking = bible.lacking(TRANSLATION_LANGS)
     assert set(lacking) == {"nl", "pl", "pt", "tr", "zh", "ja"} == set(bible.NO_EDITION)

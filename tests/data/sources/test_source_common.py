@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources import common
 from lingualite.data.sources.apt import find_deb, private_apt_options, read_index_file
 from lingualite.data.sources.common import (
@@ -19,7 +20,6 @@ from lingualite.data.sources.common import (
     split_sentences,
     write_pairs,
 )
-from lingualite.errors import LinguaLiteError
 
 
 def test_clean_text_collapses_all_whitespace() -> None:

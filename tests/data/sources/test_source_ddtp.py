@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources import ddtp
-from lingualite.errors import LinguaLiteError
 
 PREFIX = "deb.debian.org_debian_dists_bookworm_main_i18n_Translation-"
 
@@ -160,8 +160,8 @@ def test_extract_without_english_is_an_error(tmp_path: Path) -> None:
 def test_apt_update_refuses_anything_but_language_codes(tmp_path) -> None:
     import pytest as _pytest
 
+    from lingualite.core.errors import LinguaLiteError
     from lingualite.data.sources.apt import apt_update
-    from lingualite.errors import LinguaLiteError
 
     with _pytest.raises(LinguaLiteError, match="not language codes"):
         apt_update(tmp_path, ["fr", 'x"; }; APT::Evil "1'])

@@ -10,9 +10,9 @@ import pytest
 from mo_fixtures import write_mo
 
 import lingualite.data.sources as sources
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources import apt, common, games
 from lingualite.data.sources.mo import MoEntry
-from lingualite.errors import LinguaLiteError
 
 STORY = [
     MoEntry(

@@ -10,9 +10,9 @@ from pathlib import Path
 import msgpack
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data import sources
 from lingualite.data.sources import common, lexicon
-from lingualite.errors import LinguaLiteError
 
 BINS = {
     "en": [["the", "of"], ["a", "00", "house"], ["l'eau", "e-mail", "x_y", "king"], ["house", "ünïcode"]],

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources import apt, common, libreoffice
 from lingualite.data.sources.common import SourceUnavailableError
-from lingualite.errors import LinguaLiteError
 
 PAGE = """<!DOCTYPE html>
 <html lang="{lang}" dir="ltr"><head><title>Title</title>
@@ -172,7 +172,7 @@ PT_BODY = """<p id="par_id2" class="paragraph">Clique no documento. Então press
 
 
 def test_every_language_has_a_help_folder_and_package() -> None:
-    from lingualite.languages import SUPPORTED
+    from lingualite.text.languages import SUPPORTED
 
     assert set(libreoffice.HELP_DIRS) == set(libreoffice.PACKAGES) == set(SUPPORTED)
     # Brazilian Portuguese (the more complete help) and Simplified Chinese, as the module docstring says

@@ -11,10 +11,10 @@ import pytest
 from mo_fixtures import write_mo
 
 import lingualite.data.sources as sources
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources import apt
 from lingualite.data.sources import libreoffice_ui as ui
 from lingualite.data.sources.mo import MoEntry
-from lingualite.errors import LinguaLiteError
 
 RESOURCE = Path("usr/lib/libreoffice/program/resource")
 
@@ -187,7 +187,7 @@ def test_registered_opt_in_and_defaults_unchanged(tmp_path: Path, monkeypatch: p
 
 
 def test_quickstart_prepares_only_default_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from lingualite import quickstart
+    from lingualite.reproduce import quickstart
 
     for name in ("libreoffice", "bible", "ddtp", "libreoffice-ui"):
         (tmp_path / "corpora" / name).mkdir(parents=True)

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mo_fixtures import write_mo
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.mo import MoEntry, read_mo
-from lingualite.errors import LinguaLiteError
 
 ENTRIES = [
     MoEntry(None, "Open a file", "Ouvrir un fichier"),

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data import sources
 from lingualite.data.sources import monolingual as mono
 from lingualite.data.sources.plain_text import fortune_entries, man_paragraphs, prose_sentences
-from lingualite.errors import LinguaLiteError
 
 FORTUNES = "usr/share/games/fortunes"
 

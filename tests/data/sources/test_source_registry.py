@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 import lingualite.data.sources as sources
+from lingualite.core.errors import ConfigError
 from lingualite.data.sources.common import SourceUnavailableError, output_path, write_pairs
-from lingualite.errors import ConfigError
 
 
 class FakeSource:
@@ -112,7 +112,7 @@ class PartialSource(FakeSource):
 def test_a_source_lacking_languages_says_so_and_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from lingualite.languages import TRANSLATION_LANGS
+    from lingualite.text.languages import TRANSLATION_LANGS
 
     assert sources.ALL_LANGS == TRANSLATION_LANGS  # every language of the registry by default
     partial = PartialSource("bible")

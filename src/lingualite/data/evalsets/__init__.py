@@ -35,6 +35,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import write_json
 from lingualite.data.evalsets import (
     bible_genres,
     bible_paraphrase,
@@ -45,8 +47,6 @@ from lingualite.data.evalsets import (
 )
 from lingualite.data.sources import lacking
 from lingualite.data.sources.common import ALL_LANGS, check_choices
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import write_json
 
 __all__ = ["SETS", "fetch_eval_sets", "set_dir"]
 

@@ -36,11 +36,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.common import cap_words, file_counts, in_test, stable_hash, write_tsv
 from lingualite.data.sources import bible
 from lingualite.data.sources.bible import BOOKS, EDITIONS, clean_verse, lacking
 from lingualite.data.sources.common import ALL_LANGS
-from lingualite.errors import LinguaLiteError
 
 __all__ = [
     "LABELS",

@@ -53,12 +53,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.bible_genres import find_db
 from lingualite.data.evalsets.common import file_counts, in_test, stable_hash, write_tsv
 from lingualite.data.sources import bible
 from lingualite.data.sources.bible import BOOKS, clean_verse
 from lingualite.data.sources.common import ALL_LANGS, clean_text
-from lingualite.errors import LinguaLiteError
 
 __all__ = [
     "EDITIONS",

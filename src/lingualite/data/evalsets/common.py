@@ -8,8 +8,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from lingualite.core.io_utils import atomic_path
 from lingualite.data.sources.common import clean_text
-from lingualite.io_utils import atomic_path
 from lingualite.text.segmentation import length_units, truncate_units
 
 __all__ = ["cap_words", "file_counts", "in_test", "stable_hash", "word_count", "write_tsv"]

@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.common import (
     cap_words,
     file_counts,
@@ -47,7 +48,6 @@ from lingualite.data.sources.ddtp import (
     split_description,
     translation_files,
 )
-from lingualite.errors import LinguaLiteError
 
 __all__ = [
     "LABELS",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-from lingualite.languages import check_languages
+from lingualite.text.languages import check_languages
 
 __all__ = ["everyday_pairs", "everyday_sentences"]
 

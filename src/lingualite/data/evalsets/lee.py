@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.common import file_counts, write_tsv
 from lingualite.data.sources.common import (
     ALL_LANGS,
@@ -29,7 +30,6 @@ from lingualite.data.sources.common import (
     pip_command,
     run_tool,
 )
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["NAME", "extract", "fetch", "output_files", "parse_matrix", "upper_pairs"]
 

@@ -37,11 +37,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.common import cap_words, file_counts, write_tsv
 from lingualite.data.sources import libreoffice
 from lingualite.data.sources.common import ALL_LANGS, clean_text
 from lingualite.data.sources.libreoffice import HELP_DIRS, find_help_root, parse_page
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["MAX_WORDS", "NAME", "extract", "fetch", "output_files", "page_id", "parse_bookmarks"]
 

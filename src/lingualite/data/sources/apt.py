@@ -11,8 +11,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.common import SourceUnavailableError, require_tool, run_tool
-from lingualite.errors import LinguaLiteError
 
 __all__ = ["apt_download", "apt_update", "find_deb", "private_apt_options", "read_index_file", "unpack_deb"]
 

@@ -53,6 +53,8 @@ import zipfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import atomic_path
 from lingualite.data.sources.common import (
     ALL_LANGS,
     SourceUnavailableError,
@@ -61,8 +63,6 @@ from lingualite.data.sources.common import (
     output_path,
     write_pairs,
 )
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_path
 
 __all__ = ["BOOKS", "EDITIONS", "NAME", "NO_EDITION", "PACKAGE", "clean_verse", "extract", "fetch", "lacking"]
 

@@ -10,9 +10,9 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from lingualite.errors import ConfigError, LinguaLiteError
-from lingualite.io_utils import atomic_path
-from lingualite.languages import TRANSLATION_LANGS
+from lingualite.core.errors import ConfigError, LinguaLiteError
+from lingualite.core.io_utils import atomic_path
+from lingualite.text.languages import TRANSLATION_LANGS
 from lingualite.text.segmentation import length_units, split_sentences
 
 __all__ = [

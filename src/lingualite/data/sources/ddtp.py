@@ -19,9 +19,9 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import apt_update, read_index_file
 from lingualite.data.sources.common import ALL_LANGS, align_units, locale_name, output_path, write_pairs
-from lingualite.errors import LinguaLiteError
 from lingualite.text.segmentation import join_lines
 
 __all__ = [

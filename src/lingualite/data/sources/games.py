@@ -41,6 +41,7 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import (
     ALL_LANGS,
@@ -55,7 +56,6 @@ from lingualite.data.sources.common import (
 from lingualite.data.sources.libreoffice_ui import clean_ui_text
 from lingualite.data.sources.mo import read_mo
 from lingualite.data.sources.monolingual import scriptural
-from lingualite.errors import LinguaLiteError
 
 __all__ = [
     "BLOCK",

@@ -33,9 +33,9 @@ from pathlib import Path
 
 import msgpack
 
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import atomic_path
 from lingualite.data.sources.common import ALL_LANGS, SourceUnavailableError, download_wheel
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_path
 from lingualite.text.scripts import CHARACTER_SCRIPTS, script_of
 
 __all__ = ["NAME", "PACKAGE", "WORDS_PER_LANGUAGE", "extract", "fetch", "outputs", "read_cbpack", "words"]

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import (
     ALL_LANGS,
@@ -27,8 +28,7 @@ from lingualite.data.sources.common import (
     output_path,
     write_pairs,
 )
-from lingualite.errors import LinguaLiteError
-from lingualite.languages import ENGLISH, SUPPORTED
+from lingualite.text.languages import ENGLISH, SUPPORTED
 
 __all__ = ["HELP_DIRS", "NAME", "PACKAGES", "extract", "fetch", "find_help_root", "parse_page"]
 

@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.cleaning import normalize_light
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import (
@@ -44,7 +45,6 @@ from lingualite.data.sources.common import (
 )
 from lingualite.data.sources.libreoffice import HELP_DIRS
 from lingualite.data.sources.mo import MoEntry, read_mo
-from lingualite.errors import LinguaLiteError
 from lingualite.text.segmentation import length_units
 
 __all__ = [

@@ -19,7 +19,7 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-from lingualite.errors import LinguaLiteError
+from lingualite.core.errors import LinguaLiteError
 
 __all__ = ["MoEntry", "read_mo"]
 

@@ -1,6 +1,6 @@
 """General-domain monolingual sentences from Debian packages (opt-in source ``monolingual``): text without a
 translation, for distillation with a multilingual teacher (``data.monolingual_files`` of the distill config,
-:mod:`lingualite.distill.monolingual`).
+:mod:`lingualite.recipes.distill.untranslated`).
 
 ``lingualite data fetch --sources monolingual`` writes ``DATA_DIR/corpora/monolingual/<lang>.txt``, one
 sentence per line, for English and each requested language. Packages (any version) and licences:
@@ -36,6 +36,8 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from lingualite.core.errors import LinguaLiteError
+from lingualite.core.io_utils import atomic_path
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS, locale_name
 from lingualite.data.sources.plain_text import (
@@ -44,9 +46,7 @@ from lingualite.data.sources.plain_text import (
     man_paragraphs,
     prose_sentences,
 )
-from lingualite.errors import LinguaLiteError
-from lingualite.io_utils import atomic_path
-from lingualite.languages import ENGLISH, LANGUAGES
+from lingualite.text.languages import ENGLISH, LANGUAGES
 from lingualite.text.scripts import script_units
 
 __all__ = [

@@ -1,0 +1,111 @@
+"""Multilingual knowledge distillation loss (Reimers & Gurevych 2020; paper 002, Eq. 2), optionally over nested
+prefixes of the vectors (Matryoshka Representation Learning, Kusupati et al. 2022)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+from torch import nn
+
+from lingualite.losses.matryoshka import matryoshka_terms, shrink
+
+
+class MultilingualMSELoss(nn.Module):
+    """MSE between the student's vectors of BOTH sides of a parallel pair and the teacher's vector of the source.
+
+    For a batch of pairs (x_i, t_i) with teacher vectors s_i = T(x_i) (already PCA-reduced), it computes
+    ``( mse(S(x), s) + mse(S(t), s) ) / 2`` where ``mse`` averages over the batch AND the dimensions: exactly
+    sentence-transformers' ``losses.MSELoss`` with the two text columns and 2-D labels broadcast to both
+    columns, whose reduction this module calls. Paper 002's Eq. 2 sums over the dimensions and adds the two
+    terms, i.e. it is ``2 d`` times this value: the same minimiser, and Adam is insensitive to the scale.
+
+    References:
+        - Reimers & Gurevych, Making Monolingual Sentence Embeddings Multilingual using Knowledge
+          Distillation, EMNLP 2020.
+        - Chaulwar et al., Extreme compression of sentence-transformer ranker models (paper 002), Eq. 2.
+
+    Requirements:
+        Parallel pairs (source in the teacher's language, translation), and teacher vectors of the sources
+        with the dimension of the student's output.
+
+    Relations:
+        Same objective as ``sentence_transformers.losses.MSELoss``, which it delegates to; lingualite's
+        student is a plain ``nn.Module`` (exported to sentence-transformers afterwards), so this module
+        takes the student's vectors instead of calling a ``SentenceTransformer`` itself.
+
+    Inputs:
+        +------------------------------+------------------------------+--------------------------+
+        | source vectors S(x): (B, d)  | target vectors S(t): (B, d)  | teacher T(x): (B, d)     |
+        +------------------------------+------------------------------+--------------------------+
+
+    Matryoshka (``matryoshka_dims``; Kusupati et al., NeurIPS 2022, Eq. 1): the loss becomes
+    ``sum_d w_d L_d``. ``L_D`` of the student's full dimension D is the MSE above, unchanged. For a shorter
+    ``d``, ``L_d`` is the same MSE between the PREFIXES of both the student's and the teacher's vectors, each
+    L2-renormalised: ``mse(n(S(x)[:d]), n(T(x)[:d]))`` (and the same for S(t)), which is ``2 (1 - cos_d) / d``
+    per vector. Why this target:
+
+    - the teacher's vectors are PCA outputs (:mod:`lingualite.recipes.distill.pca`), whose dimensions come in order
+      of variance, so the teacher's d-prefix is its best d-dimensional linear summary (PCA to d): a natural,
+      already-nested target at every size;
+    - users compare truncated vectors renormalised (:func:`lingualite.vectors.truncation.truncate`), by cosine, so
+      the prefix term trains exactly that direction and not the prefix's length, which truncation discards;
+    - without renormalisation the prefix MSE would only be the full MSE restricted to the first d
+      coordinates: a reweighting whose optimum (S = T) is the same, that teaches nothing about the prefix as
+      a vector. sentence-transformers' ``MatryoshkaLoss`` around ``MSELoss`` renormalises the student's
+      prefix but not the teacher's (``labels[..., :dim]``), a pair that can never match; we renormalise both.
+
+    With ``pca.enabled: false`` the teacher's prefix is a plain subset of its coordinates, not a summary:
+    keep PCA on for Matryoshka training. Parts gain ``mse@d``.
+
+    Example::
+
+        loss_fn = MultilingualMSELoss()
+        loss, parts = loss_fn(student(x_ids, x_mask), student(t_ids, t_mask), teacher_vectors)
+        loss.backward()
+    """
+
+    def __init__(
+        self, matryoshka_dims: Sequence[int] | None = None, matryoshka_weights: Sequence[float] | None = None
+    ) -> None:
+        super().__init__()
+        from sentence_transformers.sentence_transformer.losses import MSELoss
+
+        # MSELoss only needs a model for its optional projection; its distance reduction is what we reuse.
+        self.mse = MSELoss(model=nn.Identity())
+        self.terms = matryoshka_terms(matryoshka_dims, matryoshka_weights) if matryoshka_dims else None
+
+    def forward(
+        self, source: torch.Tensor, target: torch.Tensor, teacher: torch.Tensor
+    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        """The loss and both sides' MSE as detached 0-d tensors (read them with ``float``)."""
+        teacher = teacher.detach()
+        loss, parts = self.vectors_loss([source, target], teacher)
+        with torch.no_grad():
+            parts.update(  # detached tensors: read on log steps only, no host sync per step (GPU)
+                mse_source=nn.functional.mse_loss(source.float(), teacher.float()),
+                mse_target=nn.functional.mse_loss(target.float(), teacher.float()),
+            )
+        return loss, parts
+
+    def vectors_loss(
+        self, columns: list[torch.Tensor], teacher: torch.Tensor
+    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        """The mean over ``columns`` (student vectors) of their MSE to ``teacher``, or its Matryoshka sum;
+        parts ``mse@d`` for the prefixes."""
+        teacher = teacher.detach()
+        if self.terms is None:
+            return self.mse.compute_loss_from_embeddings(columns, [teacher] * len(columns)), {}
+        total: torch.Tensor | float = 0.0
+        parts: dict[str, torch.Tensor] = {}
+        for dim, weight in self.terms:
+            if dim == teacher.shape[-1]:
+                term = self.mse.compute_loss_from_embeddings(columns, [teacher] * len(columns))
+            else:
+                prefix = shrink(teacher, dim)
+                term = self.mse.compute_loss_from_embeddings(
+                    [shrink(c, dim) for c in columns], [prefix] * len(columns)
+                )
+                parts[f"mse@{dim}"] = term.detach()
+            total = total + weight * term
+        return total, parts  # type: ignore[return-value]

@@ -1,0 +1,56 @@
+"""Distillation configs: the shipped one loads, and every bad value is reported with its key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lingualite.config import DistillConfig, config_from_dict, load_distill_config
+from lingualite.config.parsing import with_data_dir
+from lingualite.core.errors import ConfigError
+
+
+def test_shipped_config_is_paper_002_shaped() -> None:
+    cfg = load_distill_config("distill")
+    assert cfg.to_dict() == with_data_dir(DistillConfig()).to_dict()  # the defaults are the shipped config
+    assert cfg.data.train_files == ["data/prepared/*/train.tsv"]  # {data_dir} resolved (default: data)
+    assert cfg.teacher.name == "use-m"  # multilingual: it knows all 13 languages (#35)
+    assert (cfg.student.num_layers, cfg.student.hidden_size, cfg.pca.dim) == (1, 128, 128)
+    assert (cfg.vocabulary.kind, cfg.vocabulary.alpha, cfg.optim.batch_size) == ("wordpiece", 0.7, 128)
+    repo_config = Path(__file__).resolve().parents[3] / "configs" / "distill.yaml"  # the symlinked folder
+    assert load_distill_config(repo_config).to_dict() == cfg.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        ({"student": {"hidden_sise": 64}}, r"test.student: unknown key\(s\) \['hidden_sise'\]"),
+        ({"distil": {}}, r"unknown key\(s\) \['distil'\]"),
+        ({"optim": {"lr": "fast"}}, "test.optim.lr"),
+        ({"optim": {"lr": 0}}, "optim.lr"),
+        ({"optim": {"max_steps": None, "epochs": None}}, "optim.max_steps or optim.epochs"),
+        ({"vocabulary": {"size": 10}}, "vocabulary.size"),
+        ({"vocabulary": {"kind": "bpe"}}, "test.vocabulary.kind"),
+        ({"vocabulary": {"alpha": 1.5}}, "vocabulary.alpha"),
+        ({"student": {"hidden_size": 100, "num_heads": 3}}, "multiple of student.num_heads"),
+        ({"student": {"num_layers": 0}}, "student.num_layers"),
+        ({"pca": {"dim": 0}}, "pca.dim"),
+        ({"student": {"max_seq_length": 4}}, "student.max_seq_length"),
+        ({"data": {"max_seq_length": 4}}, "student.max_seq_length"),  # its old place, read as the new
+        ({"teacher": {"max_seq_length": 2}}, "teacher.max_seq_length"),
+        ({"optim": {"eval_every": 0}}, "optim.eval_every"),
+    ],
+)
+def test_bad_values_name_their_key(data: dict, key: str) -> None:
+    with pytest.raises(ConfigError, match=key):
+        config_from_dict(data, "test", mode="distill")
+
+
+def test_epochs_decide_the_steps_when_set() -> None:
+    cfg = config_from_dict({"optim": {"epochs": 2.5, "batch_size": 10}}, "test", mode="distill")
+    from lingualite.training.run import RunOptions, apply_call_options, planned_steps
+
+    assert planned_steps(cfg.optim, 1000) == 250
+    capped, _ = apply_call_options(cfg, RunOptions(max_steps=7))
+    assert planned_steps(capped.optim, 1000) == 7  # --max-steps overrides both
