@@ -11,6 +11,12 @@ The convention, for anyone writing a page:
   (``lingualite quickstart / train / distill``) get ``--smoke --max-steps 3``; a Python ``smoke=True`` gets
   ``max_steps=3`` beside it. Their other options run as written.
 - The port 8765 of a page is replaced by a free one, so two test runs on one machine do not collide.
+- A ``lingualite serve`` line runs as a user runs it in a terminal: in the foreground (the runner starts it in
+  the background, waits until it answers, and stops it when the page is done), or already backgrounded with
+  ``&`` as written. Its port is given with ``--port 8765``.
+- Every call to a local server (``localhost:PORT``, ``127.0.0.1:PORT``) goes to a port a server example
+  starts (``--port``, or the default): in the same block, or, in a block that starts none, in an earlier
+  block of the page. :func:`port_problems` checks it on every block, shown ones included.
 
 (This module has a name without ``test_``: test files import it, pytest does not collect it.)
 """
@@ -117,6 +123,75 @@ def python_as_tested(body: str) -> str:
     return body.replace("smoke=True)", "smoke=True, max_steps=3)")
 
 
+SERVER = re.compile(r"\b(lingualite|mkdocs) serve\b")
+CALL = re.compile(r"(?:localhost|127\.0\.0\.1|\[::1\]):(\d+)")
+
+
+def _default_port() -> str:
+    import inspect
+
+    from lingualite.cli.serve_commands import serve_command
+
+    return str(inspect.signature(serve_command).parameters["port"].default)
+
+
+def started_port(line: str) -> str | None:
+    """The port a server example's line starts (its ``--port``, or the default), or None for another line."""
+    found = SERVER.search(line)
+    if found is None:
+        return None
+    given = re.search(r"--port[ =](\d+)", line)
+    if given:
+        return given.group(1)
+    if found.group(1) == "mkdocs":
+        given = re.search(r"(?:-a|--dev-addr)[ =]\S*:(\d+)", line)
+        return given.group(1) if given else "8000"
+    return _default_port()
+
+
+def port_problems(text: str) -> list[str]:
+    """Calls to a local port no server example of the page starts (see the module's convention)."""
+    problems: list[str] = []
+    earlier: set[str] = set()
+    for _, body in blocks(text):
+        lines = body.splitlines()
+        here = {p for line in lines if (p := started_port(line)) is not None}
+        reachable = here or earlier
+        for line in lines:
+            if started_port(line) is not None:
+                continue
+            for port in CALL.findall(line):
+                if port not in reachable:
+                    served = ", ".join(sorted(reachable)) or "none"
+                    problems.append(
+                        f"calls port {port}, but the server example starts {served}: {line.strip()}"
+                    )
+        earlier |= here
+    return problems
+
+
+def start_server(command: str, cwd: Path, port: str) -> subprocess.Popen:
+    """A foreground ``lingualite serve`` line, started in the background until it answers on ``port``."""
+    log = (cwd / f"serve-{port}.log").open("w")
+    proc = subprocess.Popen(
+        ["bash", "-c", f"exec {command}"], cwd=cwd, env=env(), stdout=log, stderr=subprocess.STDOUT
+    )
+    for _ in range(600):
+        if proc.poll() is not None:
+            break
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", int(port))) == 0:
+                return proc
+        import time
+
+        time.sleep(0.2)
+    proc.kill()
+    proc.wait()
+    raise AssertionError(
+        f"{command}: the server did not start\n{(cwd / f'serve-{port}.log').read_text()[-3000:]}"
+    )
+
+
 def run_line(command: str, cwd: Path) -> None:
     proc = subprocess.run(
         ["bash", "-c", command], cwd=cwd, env=env(), capture_output=True, text=True, timeout=600
@@ -138,15 +213,33 @@ def run_python(body: str, cwd: Path) -> None:
 
 def run_blocks(text: str, cwd: Path) -> int:
     """Run the page's bash and python blocks in order in ``cwd``; returns how many ran."""
+    problems = port_problems(text)
+    assert problems == [], "\n".join(problems)
     port = free_port() if PORT in text else PORT
     ran = 0
-    for kind, body in runnable(text.replace(PORT, port)):
-        ran += 1
-        if kind == "python":
-            run_python(body, cwd)
-            continue
-        for line in body.splitlines():
-            line = line.strip()
-            if line and not line.startswith("#"):
-                run_line(as_tested(line), cwd)
+    servers: list[subprocess.Popen] = []
+    try:
+        for kind, body in runnable(text.replace(PORT, port)):
+            ran += 1
+            if kind == "python":
+                run_python(body, cwd)
+                continue
+            for line in body.splitlines():
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                if SERVER.search(line) and not re.search(r"&(?!&)", line):  # foreground, as in a terminal
+                    served = started_port(line)
+                    assert served == port, f"give a server example --port {PORT}: {line}"
+                    servers.append(start_server(line, cwd, served))
+                else:
+                    run_line(as_tested(line), cwd)
+    finally:
+        for proc in servers:
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     return ran

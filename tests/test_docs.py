@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from doc_blocks import ROOT, env, make_world, run_blocks, runnable
+from doc_blocks import ROOT, env, make_world, port_problems, run_blocks, runnable
 
 sys.path.insert(0, str(ROOT))  # tools/ is dev tooling at the repository's root, not an installed package
 
@@ -136,3 +136,112 @@ def test_the_site_builds_strict_and_offline(tmp_path: Path) -> None:
 def test_the_page_examples_run(page: str, tmp_path: Path) -> None:
     make_world(tmp_path)
     assert run_blocks((ROOT / page).read_text(encoding="utf-8"), tmp_path) > 0
+
+
+ALL_PAGES = ["README.md"] + sorted(
+    p.relative_to(ROOT).as_posix() for p in DOCS.rglob("*.md") if "incoming" not in p.parts
+)
+
+
+@pytest.mark.parametrize("page", ALL_PAGES)
+def test_every_call_goes_to_the_port_its_server_example_starts(page: str) -> None:
+    """Shown (console) blocks included: a page that starts a server on one port and calls another fails."""
+    assert port_problems((ROOT / page).read_text(encoding="utf-8")) == []
+
+
+def test_a_port_mismatch_is_caught() -> None:
+    """The README's serve example once started the default port (8000) and called 8765."""
+    page = (
+        "```console\nlingualite serve --model use-m --index my-index\n"
+        "curl -s localhost:8765/search -d '{}'\n```\n"
+    )
+    assert port_problems(page) == [
+        "calls port 8765, but the server example starts 8000: curl -s localhost:8765/search -d '{}'"
+    ]
+    assert port_problems(page.replace("my-index\n", "my-index --port 8765\n")) == []
+    later = "```bash\nlingualite serve --model m --port 8765\n```\n```python\nurl = 'http://127.0.0.1:8765/v1'\n```\n"
+    assert port_problems(later) == []  # a block that starts none calls the page's earlier server
+    assert port_problems(later.replace("'http://127.0.0.1:8765", "'http://127.0.0.1:9000")) != []
+
+
+def test_a_foreground_server_example_is_started_and_called(tmp_path: Path) -> None:
+    """As a user runs it: the server line in one terminal (the runner backgrounds it and stops it after the
+    page), the call in another."""
+    pytest.importorskip("fastapi")
+    page = (
+        "```bash\nlingualite serve --model lingualite-static --port 8765\n```\n"
+        "```bash\ncurl -sf localhost:8765/health -o health.json\n```\n"
+    )
+    assert run_blocks(page, tmp_path) == 2
+    assert json.loads((tmp_path / "health.json").read_text())["model"]
+
+
+# Pages for users say what is, not what changed; the dated research notes, the generated results and
+# reproduction tables and the generated reference are not user pages in that sense.
+USER_PAGES = ["README.md"] + sorted(
+    p.relative_to(ROOT).as_posix()
+    for p in DOCS.rglob("*.md")
+    if not {"incoming", "research", "results", "reproduction", "reference"} & set(p.parts)
+)
+CHANGELOG = re.compile(
+    r"\bnow\b|\bChange:|\bBefore,|\bno longer\b|\bas before\b|\bused to (?:write|be|show|print|return)\b",
+    flags=re.I,
+)
+
+
+@pytest.mark.parametrize("page", USER_PAGES)
+def test_a_user_page_says_what_is_not_what_changed(page: str) -> None:
+    text = re.sub(r"^```.*?^```", "", (ROOT / page).read_text(encoding="utf-8"), flags=re.S | re.M)
+    text = re.sub(r"`[^`\n]*`", "", text)  # quoted messages and commands
+    found = [m.group(0) for m in CHANGELOG.finditer(text)]
+    assert found == [], f"{page}: changelog words {found}"
+
+
+def _labels(nav: list) -> list[str]:
+    found = []
+    for entry in nav:
+        if isinstance(entry, dict):
+            for label, value in entry.items():
+                found.append(label)
+                if isinstance(value, list):
+                    found += _labels(value)
+    return found
+
+
+def _pages(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [p for v in value for p in _pages(v)]
+    if isinstance(value, dict):
+        return [p for v in value.values() for p in _pages(v)]
+    return []
+
+
+def test_the_menu_is_short_and_research_sits_under_one_entry() -> None:
+    import yaml
+
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+    assert len(nav) <= 8, [next(iter(e)) for e in nav]
+    labels = [label.casefold() for label in _labels(nav)]
+    assert sorted({x for x in labels if labels.count(x) > 1}) == []  # "Mining and alignment" once, ...
+    research = [
+        next(iter(e))
+        for e in nav
+        if any(
+            p.split("/")[0] in ("research", "results", "reproduction") or p == "reproduction.md"
+            for p in _pages(e)
+        )
+    ]
+    assert len(research) == 1, research
+
+
+def test_the_distillation_teacher_is_the_one_the_config_names() -> None:
+    from lingualite.config import load_config
+
+    assert load_config("distill").teacher.name == "use-m"
+    page = (DOCS / "training" / "distillation.md").read_text(encoding="utf-8")
+    assert "the default teacher is the multilingual Universal Sentence Encoder, USE-m" in page
+    assert "| `distill` (default) | USE-m" in page
+    for path in [ROOT / "README.md", *DOCS.glob("*.md")]:
+        assert "default teacher)" not in path.read_text(encoding="utf-8"), path

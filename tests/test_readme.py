@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from doc_blocks import ROOT, as_tested, blocks, make_world, run_line, runnable
+from doc_blocks import ROOT, as_tested, blocks, make_world, run_line, runnable, started_port
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 LINK = re.compile(r"\[[^\]]*\]\(([^)#\s]+)(#[^)\s]+)?\)")
@@ -63,8 +63,11 @@ def test_every_task_example_is_an_example_of_its_page() -> None:
         }
         for _, body in blocks(section):
             for line in body.splitlines():
-                assert any(line in shown for shown in page_lines), (
-                    f"{task.group(1)}: {line!r} is not on {page}"
+                shown = [s for s in page_lines if line in s]
+                assert shown, f"{task.group(1)}: {line!r} is not on {page}"
+                # a server example starts the port its page's line starts (the page's calls go there)
+                assert started_port(line) in {started_port(s) for s in shown}, (
+                    f"{task.group(1)}: {line!r} starts another port than {page}'s"
                 )
 
 
@@ -87,3 +90,36 @@ def test_no_number_is_typed_by_hand() -> None:
     text = re.sub(r"\]\([^)]*\)", "]", text)  # link targets
     found = re.findall(r"\d+\.\d+|\d[\d,]*\s?(?:%|x\b|ms\b|MB\b|GB\b|min\b|s\b)|\d{1,3},\d{3}", text)
     assert found == []
+
+
+CPU_INDEX = "--index-url https://download.pytorch.org/whl/cpu"
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/getting-started.md", "docs/gpu.md"])
+def test_the_torch_pin_is_described_truthfully(page: str) -> None:
+    """On the public index `torch==2.13.0` resolves to the CUDA build (torch, cuDNN, triton and the NVIDIA
+    wheels): a page may not call it a CPU build, and the CPU-only install (PyTorch's CPU wheel index) is given."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    assert not re.search(r"torch==2\.13\.0`?,? (?:is )?(?:a|the) CPU build", text), page
+    assert "CPU build we test on" not in text, page
+    if page != "docs/gpu.md":
+        assert f"pip install torch==2.13.0 {CPU_INDEX}" in text, page
+        assert "CUDA build" in text, page
+
+
+# what a task's commands need beyond command 1's extras (baselines)
+EXTRA_OF = {"lingualite serve": "serve", "--engine ray": "distributed"}
+
+
+def test_every_task_names_the_extras_its_commands_need() -> None:
+    command_1 = [line for line in blocks(README)[0][1].splitlines() if line and not line.startswith("#")][0]
+    installed = set(re.search(r'-e "\.\[([^\]]*)\]"', command_1).group(1).split(","))
+    tasks = list(TASK.finditer(README))
+    for i, task in enumerate(tasks):
+        section = README[
+            task.start() : tasks[i + 1].start() if i + 1 < len(tasks) else README.index("## Results")
+        ]
+        prose = re.sub(r"^```.*?^```", "", section, flags=re.S | re.M)
+        for command, extra in EXTRA_OF.items():
+            if command in section and extra not in installed:
+                assert f"`{extra}` extra" in prose, f"{task.group(1)}: say it needs the {extra} extra"

@@ -62,7 +62,7 @@ def test_tfidf_alignment_file(tmp_path: Path) -> None:
     rows = _rows(out)
     assert all(len(row) == 5 for row in rows)
     # the blank line 2 is not aligned; file line numbers are kept
-    assert [(r[0], r[1]) for r in rows] == [("0", "0"), ("1", "1"), ("3", "2,3"), ("4", "4"), ("5", "5")]
+    assert [(r[0], r[1]) for r in rows] == [("1", "1"), ("2", "2"), ("4", "3,4"), ("5", "5"), ("6", "6")]
     assert rows[2][3] == EN[3] and rows[2][4] == f"{FR[2]} {FR[3]}"
     assert all(-1.0 <= float(r[2]) <= 1.0 for r in rows)
     assert [p.name for p in out.parent.iterdir()] == ["doc.tsv"]  # no temporary file left
@@ -74,8 +74,8 @@ def test_gale_church_needs_no_model(tmp_path: Path) -> None:
     res = _align("--method", "gale-church", "--src", src, "--tgt", tgt, "--output", out)
     assert res.exit_code == 0, res.output
     rows = _rows(out)
-    assert sorted(int(i) for r in rows for i in r[0].split(",") if i) == [0, 1, 3, 4, 5]
-    assert sorted(int(i) for r in rows for i in r[1].split(",") if i) == list(range(6))
+    assert sorted(int(i) for r in rows for i in r[0].split(",") if i) == [1, 2, 4, 5, 6]
+    assert sorted(int(i) for r in rows for i in r[1].split(",") if i) == list(range(1, 7))
 
 
 def test_a_model_folder(tiny_tokenizer, tmp_path: Path) -> None:
@@ -89,8 +89,8 @@ def test_a_model_folder(tiny_tokenizer, tmp_path: Path) -> None:
     res = _align("--model", model, "--src", src, "--tgt", tgt, "--output", out, "--max-block", "1")
     assert res.exit_code == 0, res.output
     rows = _rows(out)  # an untrained model: any monotone alignment that covers every line
-    assert sorted(int(i) for r in rows for i in r[0].split(",") if i) == [0, 1, 2]
-    assert sorted(int(i) for r in rows for i in r[1].split(",") if i) == [0, 1, 2]
+    assert sorted(int(i) for r in rows for i in r[0].split(",") if i) == [1, 2, 3]
+    assert sorted(int(i) for r in rows for i in r[1].split(",") if i) == [1, 2, 3]
 
 
 @pytest.mark.parametrize(

@@ -41,12 +41,12 @@ def test_eval_xsr_tfidf_json(synthetic_corpus: Path) -> None:
 def test_prepare_reports_the_bad_line_or_skips_it(tmp_path: Path) -> None:
     corpus = tmp_path / "c.tsv"
     corpus.write_text("one two three\tun deux trois\nno tab here\nfour five six\tquatre cinq six\n")
-    result = runner.invoke(app, ["prepare", str(corpus), "--out", str(tmp_path / "out"), "--no-lang-id"])
+    result = runner.invoke(app, ["prepare", str(corpus), "--output", str(tmp_path / "out"), "--no-lang-id"])
     assert result.exit_code == 2
     assert f"{corpus}:2:" in result.output and "tab" in result.output
     assert not (tmp_path / "out" / "train.tsv").exists()
     result = runner.invoke(
-        app, ["prepare", str(corpus), "--out", str(tmp_path / "out"), "--no-lang-id", "--skip-bad"]
+        app, ["prepare", str(corpus), "--output", str(tmp_path / "out"), "--no-lang-id", "--skip-bad"]
     )
     assert result.exit_code == 0, result.output
     stats = json.loads((tmp_path / "out" / "stats.json").read_text())

@@ -21,7 +21,7 @@ runner = CliRunner()
         ["quickstart", "--max-test-pairs", "-1"],
         ["encode", "--model", "m", "--input", "i", "--output", "o", "--batch-size", "0"],
         ["prepare", "x.tsv", "--valid-fraction", "1.5"],
-        ["eval", "xsr", "--model", "tfidf", "--pairs", "x.tsv", "--k", "0"],
+        ["eval", "xsr", "--model", "tfidf", "--pairs", "x.tsv", "--margin-k", "0"],
         ["tokenizer", "train", "x.tsv", "--alpha", "-3"],
     ],
     ids=lambda a: " ".join(a[:3]),

@@ -30,3 +30,21 @@ def test_no_help_prints_a_type_after_a_plain_flag() -> None:
         assert "<bool>" not in result.output, path
     encode = runner.invoke(app, ["encode", "--help"], terminal_width=200).output
     assert "--normalize" in encode and "<path>" in encode  # flags listed; other options keep their type
+
+
+def test_emit_prints_no_empty_table_and_one_format_per_column(capsys: Any) -> None:
+    """`models list`, `reproduce --list`: no scalars, so no empty metric/value table first; a column of sizes
+    reads 7.9 beside 11.2, not 7.9000 beside 11.2."""
+    from lingualite.cli.common import emit
+
+    emit({"models": {"a": {"MB": 7.9, "p@1": 0.1234}, "b": {"MB": 11.2, "p@1": 0.5}}}, "Packaged", False)
+    out = capsys.readouterr().out
+    assert "metric" not in out and "value" not in out, out
+    assert "7.9000" not in out and " 7.9 " in out and " 11.2 " in out, out
+    assert "0.1234" in out and "0.5000" in out, out  # a column of small numbers keeps its 4 decimals
+
+
+def test_models_list_and_reproduce_list_start_with_their_table() -> None:
+    for args in (["models", "list"], ["reproduce", "--list"]):
+        out = CliRunner().invoke(app, args).output
+        assert "┃ metric ┃" not in out.splitlines()[2], out[:500]

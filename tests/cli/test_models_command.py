@@ -25,7 +25,7 @@ def test_list_names_both_models_and_where_they_are() -> None:
 
 def test_build_refuses_an_out_whose_parent_is_missing(tmp_path: Path) -> None:
     result = runner.invoke(
-        app, ["models", "build", "--out", str(tmp_path / "no" / "such"), "--work", str(tmp_path)]
+        app, ["models", "build", "--output", str(tmp_path / "no" / "such"), "--work", str(tmp_path)]
     )
     assert result.exit_code == 2
     assert "no such folder" in result.output

@@ -63,9 +63,9 @@ def test_per_pair_metrics_become_one_table(capsys) -> None:
 
 def test_prepare_and_encode_print_tables_unless_json(tmp_path: Path) -> None:
     src = _pairs(tmp_path / "c.tsv")
-    res = runner.invoke(app, ["prepare", str(src), "--out", str(tmp_path / "p"), "--no-lang-id"])
+    res = runner.invoke(app, ["prepare", str(src), "--output", str(tmp_path / "p"), "--no-lang-id"])
     assert res.exit_code == 0, (
         res.output and "kept_train" in res.output and not res.output.lstrip().startswith("{")
     )
-    res = runner.invoke(app, ["prepare", str(src), "--out", str(tmp_path / "q"), "--no-lang-id", "--json"])
+    res = runner.invoke(app, ["prepare", str(src), "--output", str(tmp_path / "q"), "--no-lang-id", "--json"])
     assert json.loads(res.output)["kept_train"] >= 1

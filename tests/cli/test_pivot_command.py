@@ -51,7 +51,7 @@ def test_data_pivot_writes_each_pair_into_the_data_dir(tmp_path: Path) -> None:
     first = (data / "prepared-pivot" / "ru-zh" / "test.tsv").read_text(encoding="utf-8").splitlines()[0]
     assert first.split("\t")[0].startswith("документ")  # ru first, as asked
     result = runner.invoke(
-        app, ["data", "pivot", "zh-ru", "--data-dir", str(data), "--out", str(tmp_path / "pv")]
+        app, ["data", "pivot", "zh-ru", "--data-dir", str(data), "--output", str(tmp_path / "pv")]
     )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "pv" / "zh-ru" / "test.tsv").read_text() == (

@@ -48,3 +48,21 @@ def test_cli_refuses_in_one_line_before_loading_anything(index: Path, tmp_path: 
     ]:
         res = CliRunner().invoke(cli, ["serve", *args])
         assert res.exit_code == 2 and res.output.count("\n") == 1 and message in res.output, res.output
+
+
+def test_without_the_serve_extra_one_friendly_line(tmp_path: Path) -> None:
+    """No fastapi/uvicorn installed: one line naming the extra, not a ModuleNotFoundError traceback."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "for name in ('fastapi', 'starlette', 'uvicorn', 'httpx'):\n"
+        "    sys.modules[name] = None  # as if the serve extra were not installed\n"
+        "from lingualite.cli.main import app\n"
+        "app(['serve', '--model', 'tfidf'])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stderr.strip().count("\n") == 0, proc.stderr
+    assert "pip install 'lingualite[serve]'" in proc.stderr

@@ -260,3 +260,13 @@ def test_utf16_is_named_as_such(tmp_path: Path) -> None:
     p = _write(tmp_path / "u16.tsv", "a\tb\n".encode("utf-16"))
     with pytest.raises(BadInputError, match=r"u16\.tsv:1: UTF-16"):
         list(read_tsv(p))
+
+
+def test_a_missing_prepared_file_says_how_to_make_it(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "prepared" / "en-zh" / "test.tsv"
+    with pytest.raises(BadInputError) as info:
+        list(read_tsv(path))
+    message = str(info.value)
+    assert "file not found" in message
+    assert "lingualite data fetch --langs zh" in message
+    assert f"--src en --tgt zh --output {path.parent}" in message

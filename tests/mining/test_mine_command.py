@@ -98,3 +98,53 @@ def test_an_output_in_another_format_is_refused(tmp_path: Path) -> None:
             app, [*command, "--src", str(src), "--tgt", str(src), "--output", str(tmp_path / "p.npy")]
         )
         assert res.exit_code == 2 and "writes .tsv or .txt or a name without a suffix, not .npy" in res.output
+
+
+def test_another_output_name_finds_the_encoded_shards(static_model: str, tmp_path: Path, monkeypatch) -> None:
+    """Re-selecting at another threshold under another --output: the work folder of the same models and
+    inputs (found by its recorded content key, whatever its name) is reused, nothing is encoded again."""
+    import lingualite.encoding.workers as parallel_encode
+
+    src, tgt = tmp_path / "a.txt", tmp_path / "b.txt"
+    src.write_text("the cat runs\nthe dog eats\na red car\n", encoding="utf-8")
+    tgt.write_text("a red car\nthe cat runs\nblue sky today\n", encoding="utf-8")
+    base = ["mine", "--model", static_model, "--src", str(src), "--tgt", str(tgt)]
+    assert runner.invoke(app, [*base, "--output", str(tmp_path / "mined.tsv")]).exit_code == 0
+
+    def no_encoding(*args: object, **kwargs: object) -> None:
+        raise AssertionError("re-encoded")
+
+    monkeypatch.setattr(parallel_encode, "EncoderPool", no_encoding)
+    result = runner.invoke(app, [*base, "--output", str(tmp_path / "mined-strict.tsv"), "--threshold", "1.0"])
+    assert result.exit_code == 0, result.output
+    assert "mined.tsv.work" in result.output  # says which work folder it reuses
+    # another target file: the source's shards are found by content and linked, only the target is encoded
+    other = tmp_path / "c.txt"
+    other.write_text("the dog eats\n", encoding="utf-8")
+    monkeypatch.undo()
+    calls: list[object] = []
+    real = parallel_encode.EncoderPool
+
+    class Counting(real):  # type: ignore[misc, valid-type]
+        def encode(self, pieces):  # noqa: ANN001, ANN201
+            pieces = list(pieces)
+            calls.append(len(pieces))
+            return super().encode(iter(pieces))
+
+    monkeypatch.setattr(parallel_encode, "EncoderPool", Counting)
+    args = ["mine", "--model", static_model, "--src", str(src), "--tgt", str(other)]
+    result = runner.invoke(app, [*args, "--output", str(tmp_path / "mined-c.tsv")])
+    assert result.exit_code == 0, result.output
+    assert len(calls) == 1, calls  # the target only
+
+
+def test_mine_prints_plain_progress_lines_while_encoding(static_model: str, tmp_path: Path) -> None:
+    """Not on a terminal (nohup, CI): plain lines through encoding, not minutes of silence."""
+    src, tgt = tmp_path / "a.txt", tmp_path / "b.txt"
+    src.write_text("".join(f"sentence {i} of the source\n" for i in range(50)), encoding="utf-8")
+    tgt.write_text("".join(f"sentence {i} of the target\n" for i in range(40)), encoding="utf-8")
+    args = ["mine", "--model", static_model, "--src", str(src), "--tgt", str(tgt)]
+    result = runner.invoke(app, [*args, "--output", str(tmp_path / "p.tsv")])
+    assert result.exit_code == 0, result.output
+    assert "mine: encode a.txt: 50/50 sentences" in result.output, result.output
+    assert "mine: encode b.txt: 40/40 sentences" in result.output, result.output

@@ -170,7 +170,9 @@ def test_blockwise_output_equals_one_block(tmp_path: Path) -> None:
 def test_shard_step_on_ray_local_mode_mines_the_same_pairs(static_model: str, corpus, tmp_path: Path) -> None:
     ray = pytest.importorskip("ray")
     src, tgt, _ = corpus
-    local, on_ray = tmp_path / "local.tsv", tmp_path / "ray.tsv"
+    # the Ray run in a folder of its own: beside local.tsv.work it would reuse those shards (same content)
+    local, on_ray = tmp_path / "local.tsv", tmp_path / "ray" / "ray.tsv"
+    on_ray.parent.mkdir()
     mine_files(static_model, src, tgt, local, settings=MineSettings(shard_size=64), report=lambda s: None)
     ray.init(num_cpus=2, include_dashboard=False, object_store_memory=128 * 2**20, ignore_reinit_error=True)
     try:
@@ -179,4 +181,4 @@ def test_shard_step_on_ray_local_mode_mines_the_same_pairs(static_model: str, co
     finally:
         ray.shutdown()
     assert on_ray.read_text(encoding="utf-8") == local.read_text(encoding="utf-8")
-    assert len(list((tmp_path / "ray.tsv.work" / "tgt").glob("shard-*.npy"))) == 4
+    assert len(list((tmp_path / "ray" / "ray.tsv.work" / "tgt").glob("shard-*.npy"))) == 4

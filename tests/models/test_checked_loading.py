@@ -109,3 +109,13 @@ def test_a_changed_weight_byte_is_caught_by_the_recorded_checksum(model: Path) -
     _one_line_error(model, "does not match the checksum")
     (model / "lingualite_checksums.json").unlink()  # the documented way to accept replaced weights
     assert SentenceTransformerEncoder(model).encode(SENTENCES).shape == (3, 32)
+
+
+def test_a_mistyped_model_lists_the_packaged_models_beside_the_baselines() -> None:
+    from lingualite.encoders.resolve import load_encoder
+
+    with pytest.raises(LinguaLiteError) as info:
+        load_encoder("lingualite-smal")
+    message = str(info.value)
+    for name in ("lingualite-small", "lingualite-static", "use-m", "minilm", "e5-small", "tfidf"):
+        assert name in message, message

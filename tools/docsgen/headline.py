@@ -17,7 +17,7 @@ ROWS = (
     ("static:/work/models/static-usem", "static student (a token table and a mean)"),
     ("use-m", "USE-m: multilingual Universal Sentence Encoder v3 (baseline)"),
     ("e5-small", "multilingual-e5-small, 4-bit (baseline)"),
-    ("minilm", "all-MiniLM-L6-v2, English only (baseline; the default teacher)"),
+    ("minilm", "all-MiniLM-L6-v2, English only (baseline)"),
     ("tfidf", "TF-IDF, character 1-4-grams (baseline)"),
 )
 

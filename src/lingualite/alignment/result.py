@@ -48,12 +48,13 @@ def format_tsv(
     src_ids: Sequence[int] | None = None,
     tgt_ids: Sequence[int] | None = None,
 ) -> Iterator[str]:
-    """``src_ids<TAB>tgt_ids<TAB>score<TAB>src text<TAB>tgt text`` lines (ids comma-joined, 0-based; empty
-    for a skip). ``src_ids``/``tgt_ids`` map the aligner's indices to the file's line numbers (when blank
+    """``src_ids<TAB>tgt_ids<TAB>score<TAB>src text<TAB>tgt text`` lines: line numbers comma-joined and
+    1-based, as in ``mine``'s and ``search``'s output and ``sed -n Np`` (empty for a skip).
+    ``src_ids``/``tgt_ids`` map the aligner's 0-based indices to the file's 0-based line indices (when blank
     lines were left out); the texts of a block are joined with a space."""
     for src, tgt, score in alignment:
-        s_ids = [src_ids[i] if src_ids is not None else i for i in src]
-        t_ids = [tgt_ids[j] if tgt_ids is not None else j for j in tgt]
+        s_ids = [(src_ids[i] if src_ids is not None else i) + 1 for i in src]
+        t_ids = [(tgt_ids[j] if tgt_ids is not None else j) + 1 for j in tgt]
         yield "\t".join(
             [
                 ",".join(map(str, s_ids)),

@@ -94,7 +94,8 @@ def make_aligner(
 
 
 def _document(path: Path) -> tuple[list[str], list[int]]:
-    """The non-blank lines of ``path`` and their 0-based line numbers (blank lines are not aligned)."""
+    """The non-blank lines of ``path`` and their 0-based indices in it (blank lines are not aligned; the
+    output numbers lines from 1)."""
     from lingualite.data.lines import read_lines
 
     if not path.exists():
@@ -125,7 +126,7 @@ def align_command(
     embedding: Vecalign's dynamic programme over the cosine of sentence vectors, normalised against random
     lines so that skips have a calibrated cost; blocks of two lines are embedded as their joined text; long
     documents are aligned coarse-to-fine in a band (linear time). gale-church: character lengths only.
-    Output lines: `0<TAB>0,1<TAB>0.8731<TAB>source<TAB>target` (0-based line numbers, comma-joined; an empty
+    Output lines: `1<TAB>1,2<TAB>0.8731<TAB>source<TAB>target` (1-based line numbers, comma-joined; an empty
     id list is a skip; blank input lines are not aligned). The TSV is written atomically.
 
     \b

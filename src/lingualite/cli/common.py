@@ -29,6 +29,26 @@ VALID_FILES_HELP = "Validation pair files, replacing the config's data.valid_fil
 JsonOpt = Annotated[
     bool, typer.Option("--json", help="Print one JSON object (for scripts) instead of tables.")
 ]
+# The old spelling of --output (prepare, data fetch/eval-sets/pivot, eval all, models build): still accepted,
+# hidden from --help and the reference, with a note; see renamed().
+OldOutOpt = Annotated[
+    Path | None,
+    typer.Option("--out", hidden=True, help="Deprecated spelling of --output.", show_default=False),
+]
+# The old spelling of --margin-k (mine, eval mine, eval xsr), likewise.
+OldKOpt = Annotated[
+    int | None, typer.Option("--k", min=1, hidden=True, help="Deprecated spelling of --margin-k.")
+]
+
+
+def renamed(value: Any, old_value: Any, old: str = "--out", new: str = "--output") -> Any:
+    """``value``, or ``old_value`` with a one-line deprecation note on stderr when the old spelling was given."""
+    if old_value is None:
+        return value
+    typer.echo(f"lingualite: {old} is deprecated; use {new} (same meaning)", err=True)
+    return old_value
+
+
 DimensionsOpt = Annotated[
     int | None,
     typer.Option(
@@ -196,12 +216,18 @@ def fail(exc: BaseException) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _fmt(value: Any) -> str:
+def _fmt(value: Any, wide: bool = False) -> str:
+    """One value for a table; ``wide``: its column (or row) holds a float >= 10, so every float in it gets
+    one decimal (7.9 beside 11.2, not 7.9000 beside 11.2)."""
     if isinstance(value, float):
-        return f"{value:.4f}" if abs(value) < 10 else f"{value:,.1f}"
+        return f"{value:.4f}" if abs(value) < 10 and not wide else f"{value:,.1f}"
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
     return str(value)
+
+
+def _wide(values: Any) -> bool:
+    return any(isinstance(v, float) and abs(v) >= 10 for v in values)
 
 
 def rounded(value: Any, digits: int = 6) -> Any:
@@ -237,12 +263,13 @@ def emit(result: dict[str, Any], title: str, as_json: bool) -> None:
 
     console = output_console()
     scalars = {k: v for k, v in result.items() if not isinstance(v, dict | list)}
-    table = Table(title=title, show_header=True)
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    for key, value in scalars.items():
-        table.add_row(key, _fmt(value))
-    console.print(table)
+    if scalars:  # none (a listing): no empty metric/value table before the listing's own
+        table = Table(title=title, show_header=True)
+        table.add_column("metric")
+        table.add_column("value", justify="right")
+        for key, value in scalars.items():
+            table.add_row(key, _fmt(value))
+        console.print(table)
     for key, value in result.items():
         if not (isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values())):
             continue
@@ -253,19 +280,20 @@ def emit(result: dict[str, Any], title: str, as_json: bool) -> None:
             scalars.get(c) == next(iter(value.values()))[c] for c in columns if c in scalars
         ):
             continue  # one row, the same numbers as the scalars above
-        sub = Table(title=f"{title}: {key}")
+        sub = Table(title=f"{title}: {key}" if scalars else title)
+        wide = {col: _wide(row.get(col) for row in value.values()) for col in columns}
         if len(columns) + 1 <= 8:
             sub.add_column(key)
             for col in columns:
                 sub.add_column(col, justify="right")
             for name, row in value.items():
-                sub.add_row(name, *(_fmt(row.get(col, "")) for col in columns))
+                sub.add_row(name, *(_fmt(row.get(col, ""), wide[col]) for col in columns))
         else:  # transposed: one row per metric, one column per item
             sub.add_column("metric")
             for name in value:
                 sub.add_column(str(name), justify="right")
             for col in columns:
-                sub.add_row(col, *(_fmt(row.get(col, "")) for row in value.values()))
+                sub.add_row(col, *(_fmt(row.get(col, ""), wide[col]) for row in value.values()))
         console.print(sub)
 
 

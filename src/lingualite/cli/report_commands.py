@@ -14,9 +14,11 @@ from lingualite.cli.common import (
     DataDirOpt,
     DeviceOpt,
     JsonOpt,
+    OldOutOpt,
     emit,
     fail,
     in_data_dir,
+    renamed,
     use_device,
 )
 
@@ -87,9 +89,9 @@ def eval_all(
         list[str] | None, typer.Option(help="Model folder(s) or baseline name(s); repeat for several.")
     ] = None,
     baselines: Annotated[bool, typer.Option(help="Also evaluate tfidf, minilm, use-m and e5-small.")] = False,
-    out: Annotated[Path, typer.Option(help="Report folder: results.json, results.md, *.png.")] = Path(
-        "runs/report"
-    ),
+    out: Annotated[
+        Path, typer.Option("--output", help="Report folder: results.json, results.md, *.png.")
+    ] = Path("runs/report"),
     eval_dir: Annotated[
         Path | None,
         typer.Option(
@@ -118,14 +120,16 @@ def eval_all(
     threads: Annotated[
         int | None, typer.Option(min=1, help="CPU threads per encoder (default: all cores).")
     ] = None,
-    force: Annotated[bool, typer.Option(help="Recompute results already in OUT/parts.")] = False,
+    force: Annotated[bool, typer.Option(help="Recompute results already in OUTPUT/parts.")] = False,
     device: DeviceOpt = "auto",
+    out_old: OldOutOpt = None,
 ) -> None:
     """Every task for every model on the real data, with one report (JSON, Markdown table, PNG plots).
 
-    Resumable: finished (model, task) results and embeddings are kept in OUT and reused.
-    Example: `lingualite eval all --model runs/quickstart --baselines --out runs/report`.
+    Resumable: finished (model, task) results and embeddings are kept in OUTPUT and reused.
+    Example: `lingualite eval all --model runs/quickstart --baselines --output runs/report`.
     """
+    out = renamed(out, out_old)
     from lingualite.evaluation.report import BASELINES, TASKS, ReportSettings, run_report
 
     models = [*(model or []), *(BASELINES if baselines else ())]

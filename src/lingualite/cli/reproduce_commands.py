@@ -108,7 +108,12 @@ def reproduce(
     from lingualite.reproduce.reproduction import reproduce as run
 
     if list_:
-        return emit(shipped_tables(), "Tables `lingualite reproduce` can run", as_json)
+        listing = shipped_tables()
+        if as_json:
+            return emit(listing, "", as_json)
+        # the folder in the title: a one-row table of it before the list would read as an empty table
+        title = f"Tables `lingualite reproduce` can run (configs in {listing['folder']})"
+        return emit({"tables": listing["tables"]}, title, as_json)
     if table is None:
         fail(ValueError("name a TABLE (see `lingualite reproduce --list`)"))
     chosen = [c.strip() for c in cells.split(",") if c.strip()] if cells else None

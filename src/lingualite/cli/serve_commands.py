@@ -101,10 +101,14 @@ def serve_command(
       curl -s localhost:8000/encode -H 'content-type: application/json' -d '{"texts": ["Bonjour"]}'
       curl -s localhost:8000/v1/embeddings -H 'content-type: application/json' -d '{"input": "Bonjour"}'
     """
-    from lingualite.serve.auth import check_bind
-    from lingualite.serve.settings import ServeSettings
-
     try:
+        # Inside the try: without the serve extra these imports fail, and the user gets one line, not a
+        # traceback; and before the (slow) model load.
+        import uvicorn  # noqa: F401
+
+        from lingualite.serve.auth import check_bind
+        from lingualite.serve.settings import ServeSettings
+
         key = os.environ.get(api_key_env) or None
         check_bind(host, key)  # before the (slow) model load
         spec = _model_to_serve(model, index)

@@ -100,6 +100,21 @@ def _split_cr(raw: bytes) -> Iterator[bytes]:
         yield part + b"\n"
 
 
+def _how_to_make(path: Path) -> str:
+    """For a missing ``DATA/prepared/en-xx/<split>.tsv``: the commands that make it (else nothing)."""
+    folder = path.parent
+    src, _, tgt = folder.name.partition("-")
+    if folder.parent.name != "prepared" or not (src == "en" and tgt.isalpha()):
+        return ""
+    data = folder.parent.parent
+    corpora = " ".join(f"{data / 'corpora' / s / folder.name}.tsv" for s in ("libreoffice", "bible", "ddtp"))
+    where = "" if data == Path("data") else f" --data-dir {data}"
+    return (
+        f"; make it with `lingualite data fetch --langs {tgt}{where}` then `lingualite prepare {corpora} "
+        f"--src en --tgt {tgt} --output {folder}` (or `lingualite quickstart --langs {tgt}{where}`, which does both)"
+    )
+
+
 def raw_lines(path: Path) -> Iterator[bytes]:
     """Yield raw lines; a missing file or corrupt gzip stream is a fatal :class:`BadInputError`."""
     done = 0
@@ -110,7 +125,7 @@ def raw_lines(path: Path) -> Iterator[bytes]:
                     yield line
                     done += 1
     except FileNotFoundError:
-        raise BadInputError(path, None, "file not found") from None
+        raise BadInputError(path, None, "file not found" + _how_to_make(path)) from None
     except (gzip.BadGzipFile, EOFError, zlib.error) as err:
         raise BadInputError(path, done + 1, f"corrupt gzip data ({err})") from None
     except OSError as err:

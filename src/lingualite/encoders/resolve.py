@@ -65,7 +65,12 @@ def load_encoder(name_or_path: str | Path, threads: int | None = None, device: s
         return OnnxEncoder(rest, graph=graph, threads=threads, device=device, name=name)
     path = Path(name_or_path)
     if not path.exists():
+        from lingualite.encoders.packaged import PACKAGED
         from lingualite.models.checked_loading import ModelFolderError
 
-        raise ModelFolderError(path, f"does not exist (and is not a baseline name: {', '.join(BASELINES)})")
+        raise ModelFolderError(
+            path,
+            f"does not exist (and is not a model name: packaged {', '.join(PACKAGED)}; "
+            f"baselines {', '.join(BASELINES)})",
+        )
     return SentenceTransformerEncoder(path, threads=threads, device=device)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -40,7 +39,6 @@ from lingualite.encoding.to_file import (
     count_lines,
     dense_vectors,
     l2_normalize,
-    print_progress,
     write_npy,
 )
 
@@ -300,34 +298,54 @@ def plan_shards(input: str | Path, shard_dir: str | Path, shard_size: int, chunk
     return ShardPlan(input, shard_size, paths, rows, missing)
 
 
-def write_shards(blocks: Blocks, plan: ShardPlan, normalize: bool, progress: bool = True) -> None:
+def write_shards(
+    blocks: Blocks, plan: ShardPlan, normalize: bool, progress: bool = True, label: str = "encode shards"
+) -> None:
     """Cut ``blocks`` (in line order, possibly straddling shards) at shard boundaries and write each missing
-    shard when complete (float32 ``.npy``, L2-normalised if asked; temp file + rename)."""
+    shard when complete (float32 ``.npy``, L2-normalised if asked; temp file + rename). ``progress``: a bar
+    on a terminal, plain ``label: done/total sentences (elapsed, ETA)`` lines otherwise, per encoded block
+    (not only per shard: one shard can take minutes)."""
     from lingualite.core.io_utils import atomic_file
+    from lingualite.core.progress import progress_bar
 
     pending: dict[int, list[np.ndarray]] = {}
     total = sum(plan.rows[i] for i in plan.missing)
-    done, t0 = 0, time.perf_counter()
-    for first, vectors in blocks:
-        pos = 0
-        while pos < len(vectors):
-            line = first + pos
-            index = line // plan.shard_size
-            take = min(len(vectors) - pos, (index + 1) * plan.shard_size - line)
-            pending.setdefault(index, []).append(vectors[pos : pos + take])
-            pos += take
-            if sum(len(part) for part in pending[index]) < plan.rows[index]:
-                continue
-            shard = np.concatenate(pending.pop(index)).astype(np.float32, copy=False)
-            if normalize:
-                l2_normalize(shard)
-            with atomic_file(plan.paths[index]) as tmp, open(tmp, "wb") as fh:
-                np.save(fh, shard, allow_pickle=False)
-            done += len(shard)
-            if progress:
-                print_progress("encode shards", done, total, t0, "sentences")
+    done = 0
+    with progress_bar(label, progress, "sentences") as bar:
+        task = bar.add_task(label, total=total, info="")
+        for first, vectors in blocks:
+            bar.advance(task, len(vectors))
+            done += _cut(first, vectors, pending, plan, normalize, atomic_file)
     if pending or done != total:  # a bug: an engine that lost lines
         raise RuntimeError(f"{plan.input}: {done:,} of {total:,} shard rows written")
+
+
+def _cut(
+    first: int,
+    vectors: np.ndarray,
+    pending: dict[int, list[np.ndarray]],
+    plan: ShardPlan,
+    normalize: bool,
+    atomic_file: Any,
+) -> int:
+    """File one block's rows under their shards; write the shards it completes; returns their rows."""
+    done = 0
+    pos = 0
+    while pos < len(vectors):
+        line = first + pos
+        index = line // plan.shard_size
+        take = min(len(vectors) - pos, (index + 1) * plan.shard_size - line)
+        pending.setdefault(index, []).append(vectors[pos : pos + take])
+        pos += take
+        if sum(len(part) for part in pending[index]) < plan.rows[index]:
+            continue
+        shard = np.concatenate(pending.pop(index)).astype(np.float32, copy=False)
+        if normalize:
+            l2_normalize(shard)
+        with atomic_file(plan.paths[index]) as tmp, open(tmp, "wb") as fh:
+            np.save(fh, shard, allow_pickle=False)
+        done += len(shard)
+    return done
 
 
 def encode_shards(
@@ -341,6 +359,7 @@ def encode_shards(
     progress: bool = False,
     chunk: int = CHUNK,
     device: str = "auto",
+    label: str = "encode shards",
 ) -> list[Path]:
     """Write the float32 vectors of ``input``'s lines ``[i * shard_size, (i + 1) * shard_size)`` to
     ``shard_dir/shard-{i:05d}.npy`` (each atomically), skipping shards already there (resume); returns every
@@ -351,5 +370,5 @@ def encode_shards(
     if plan.missing:
         Path(shard_dir).mkdir(parents=True, exist_ok=True)
         with EncoderPool(model, workers or 1, batch_size, device) as pool:
-            write_shards(pool.encode(plan.pieces(chunk)), plan, normalize, progress)
+            write_shards(pool.encode(plan.pieces(chunk)), plan, normalize, progress, label)
     return plan.paths

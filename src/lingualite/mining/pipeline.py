@@ -128,7 +128,64 @@ def _encode_side(model: str, text: Path, folder: Path, settings: MineSettings) -
         normalize=True,
         workers=settings.workers,
         device=settings.device,
+        progress=True,  # a bar on a terminal, plain lines otherwise: encoding is most of a run's time
+        label=f"mine: encode {text.name}",
     )
+
+
+# What a side's shards depend on: the model (by content), that side's input, the shard size, the format.
+_SHARD_KEYS = ("format", "model", "shard_size")
+
+
+def _reusable(
+    work: Path, fingerprint: dict[str, object], report: Callable[[str], None]
+) -> tuple[Path, list[tuple[str, Path]]]:
+    """For a new default work folder (``OUTPUT.work``): the files of the same models and inputs in another
+    work folder beside it (another ``--output``, e.g. a stricter threshold), found by the content key each
+    work folder records in its manifest, whatever its name. The same key in full: that folder, used as it
+    is (only the selection runs). Otherwise ``work`` and the shard folders of each side whose model, input
+    and shard size match, to link into it (encoding is the slow part)."""
+    import json
+
+    matches: list[tuple[Path, dict[str, object]]] = []
+    for manifest in sorted(work.parent.glob("*/manifest.json")):
+        try:
+            saved = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(saved, dict) and all(saved.get(k) == fingerprint[k] for k in _SHARD_KEYS):
+            matches.append((manifest.parent, saved))
+    for folder, saved in matches:
+        if saved == fingerprint:
+            report(f"mine: using {folder} (the same models and inputs; its files are reused)")
+            return folder, []
+    links: list[tuple[str, Path]] = []
+    for side in ("src", "tgt"):
+        found = [
+            folder / theirs
+            for folder, saved in matches
+            for theirs in ("src", "tgt")
+            if saved.get(theirs) == fingerprint[side] and any((folder / theirs).glob("shard-*.npy"))
+        ]
+        if found:
+            links.append((side, found[0]))
+    return work, links
+
+
+def _link_shards(work: Path, links: list[tuple[str, Path]], report: Callable[[str], None]) -> None:
+    import os
+    import shutil
+
+    for side, source in links:
+        if (work / side).exists():
+            continue
+        (work / side).mkdir(parents=True)
+        for shard in sorted(source.glob("shard-*.npy")):
+            try:
+                os.link(shard, work / side / shard.name)  # shards are replaced by rename, never in place
+            except OSError:  # another file system, or no hard links: a copy
+                shutil.copyfile(shard, work / side / shard.name)
+        report(f"mine: {side} shards linked from {source} (the same model and input)")
 
 
 def _check_work(work: Path, fingerprint: dict[str, object]) -> None:
@@ -253,8 +310,13 @@ def mine_files(
         count_lines(path)
     progress, seconds = _Progress(report), {}
     clean_leftovers(output.parent, target=output.name)  # a killed run's temp file of the output
+    fingerprint = settings.fingerprint(model, src, tgt)
+    links: list[tuple[str, Path]] = []
+    if work_dir is None and not overwrite and not (work / "manifest.json").exists():
+        work, links = _reusable(work, fingerprint, progress.report)
     with open_run(work, "mine", overwrite=overwrite, inputs=[src, tgt, *models]):
-        _check_work(work, settings.fingerprint(model, src, tgt))
+        _check_work(work, fingerprint)
+        _link_shards(work, links, progress.report)
         t0 = time.perf_counter()
         src_shards = _encode_side(model, src, work / "src", settings)
         tgt_shards = _encode_side(model, tgt, work / "tgt", settings)

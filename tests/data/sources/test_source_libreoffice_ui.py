@@ -205,7 +205,9 @@ def test_quickstart_prepares_only_default_sources(tmp_path: Path, monkeypatch: p
 
     monkeypatch.setattr(quickstart, "fetch_corpora", lambda *a, **k: None)
     monkeypatch.setattr(quickstart, "ProcessPoolExecutor", SyncPool)
-    monkeypatch.setattr(quickstart, "_prepare_one", lambda inputs, lang, out: seen.append(inputs) or "ok")
+    monkeypatch.setattr(
+        quickstart, "_prepare_one", lambda inputs, lang, out, *rest: seen.append(inputs) or "ok"
+    )
     quickstart.prepare_default_data(tmp_path, ("fr",), quickstart.Console(quiet=True))
     corpora = tmp_path / "corpora"
     assert seen == [
