@@ -17,8 +17,6 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
 PACKAGE = SRC / "lingualite"
@@ -206,7 +204,6 @@ def test_modules_and_functions_stay_small() -> None:
     assert long_files == [] and long_functions == []
 
 
-@pytest.mark.xfail(strict=True, reason="cli/ is thinned in the next step of #42")
 def test_cli_modules_stay_thin() -> None:
     long_files = [
         name

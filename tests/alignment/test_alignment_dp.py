@@ -180,8 +180,8 @@ def test_the_default_skip_is_the_one_measured_best() -> None:
     import inspect
     import json
 
-    from lingualite.alignment.dp import SKIP_PERCENTILE
     from lingualite.alignment.documents import align, make_aligner
+    from lingualite.alignment.dp import SKIP_PERCENTILE
     from lingualite.cli.alignment_commands import align_command
 
     results = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "alignment_eval.json"

@@ -10,16 +10,8 @@ from typing import Annotated
 import typer
 
 from lingualite.alignment.dp import SKIP_PERCENTILE
-from lingualite.cli.common import (
-    USER_ERRORS,
-    DataDirOpt,
-    DeviceOpt,
-    JsonOpt,
-    emit,
-    fail,
-    in_data_dir,
-    use_device,
-)
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, DeviceOpt, JsonOpt, fail, in_data_dir, use_device
+from lingualite.cli.output import emit
 from lingualite.core.errors import LinguaLiteError
 
 ModelOpt = Annotated[

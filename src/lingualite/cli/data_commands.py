@@ -10,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import DataDirOpt, JsonOpt, emit, fail, in_data_dir
+from lingualite.cli.common import DataDirOpt, JsonOpt, fail, in_data_dir
+from lingualite.cli.output import emit
 from lingualite.cli.pivot_command import data_pivot
 from lingualite.core.errors import LinguaLiteError
 from lingualite.text.languages import TRANSLATION_LANGS

@@ -17,11 +17,12 @@ from lingualite.cli.common import (
 )
 from lingualite.cli.data_commands import data_app, prepare, tokenizer_app
 from lingualite.cli.eval_commands import eval_app
+from lingualite.cli.index_commands import index_app
 from lingualite.cli.mining_commands import eval_mine, mine
 from lingualite.cli.models_command import models_app
 from lingualite.cli.quickstart_command import quickstart
 from lingualite.cli.reproduce_commands import reproduce
-from lingualite.cli.search_commands import index_app, search_command
+from lingualite.cli.search_command import search_command
 from lingualite.cli.serve_commands import serve_command
 from lingualite.cli.train_commands import distill as distill_command
 from lingualite.cli.train_commands import train as train_command

@@ -8,16 +8,8 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import (
-    USER_ERRORS,
-    DataDirOpt,
-    DeviceOpt,
-    JsonOpt,
-    emit,
-    fail,
-    in_data_dir,
-    use_device,
-)
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, DeviceOpt, JsonOpt, fail, in_data_dir, use_device
+from lingualite.cli.output import emit
 from lingualite.core.ownership import check_output_suffix
 
 MODEL_HELP = (

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, emit, fail, in_data_dir
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, fail, in_data_dir
+from lingualite.cli.output import emit
 
 
 def data_pivot(

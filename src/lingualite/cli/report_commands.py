@@ -9,16 +9,8 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import (
-    USER_ERRORS,
-    DataDirOpt,
-    DeviceOpt,
-    JsonOpt,
-    emit,
-    fail,
-    in_data_dir,
-    use_device,
-)
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, DeviceOpt, JsonOpt, fail, in_data_dir, use_device
+from lingualite.cli.output import emit
 
 MODEL_HELP = (
     "Model folder (sentence-transformers / lingualite), a baseline (tfidf, minilm, use-m, e5-small), or "
