@@ -87,7 +87,8 @@ def encode(
     """Vectors of ``texts``: the first ``dimensions`` components (renormalised when ``normalize``), then at
     ``precision`` (float32, int8, uint8, binary, ubinary; sentence-transformers' ``quantize_embeddings``).
 
-    :param model: a model spec (folder, ``onnx:FOLDER``, baseline name...) or an encoder already loaded.
+    :param model: a model spec (folder, ``onnx:FOLDER``, baseline name...) or an encoder already loaded
+        (:func:`lingualite.load_encoder`).
     :param calibration: int8/uint8 ranges: a :class:`~lingualite.vectors.precision.Calibration` or a
         calibration file (``OUTPUT.calibration.json`` of an encode); None: from these vectors
         (``quantize_embeddings``' default). Queries should use their documents' ranges.
@@ -96,6 +97,9 @@ def encode(
     :raises LinguaLiteError: ``dimensions`` above the model's; ranges of other vectors. A size the model was
         not trained for is logged as a warning.
     """
+    from lingualite.encoding.model import Encoder
+
+    model = model.backend if isinstance(model, Encoder) else model  # the vectors as the backend gives them
     dimensions, normalize = _st_names(dimensions, truncate_dim, normalize, normalize_embeddings)
     fmt = OutputFormat(dimensions, precision, _calibration(calibration), model)
     fmt.check()

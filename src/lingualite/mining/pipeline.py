@@ -24,15 +24,16 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from lingualite.core.device import resolve_device
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import atomic_file, check_not_input, write_json
-from lingualite.core.ownership import check_separate
+from lingualite.core.ownership import check_output_suffix, check_separate
 from lingualite.core.progress import progress_line
-from lingualite.mining.margin import MinedBitext, Neighbours, best_candidates, check_mode, combine
+from lingualite.mining.margin import MODES, MinedBitext, Neighbours, best_candidates, check_mode, combine
 from lingualite.mining.shards import build_ivf, exact_cosines, resort, search_shards
 
 IVF_FROM = 200_000  # "auto" search: exact below this many base sentences, IVF from here
@@ -212,6 +213,30 @@ def _select(forward: list[Path], backward: list[Path], settings: MineSettings) -
 
     fwd, bwd = bests(forward, r_src, r_tgt), bests(backward, r_tgt, r_src)
     return combine(fwd, bwd, settings.mode, settings.threshold, settings.one_to_one)  # type: ignore[arg-type]
+
+
+def mine(
+    model: str,
+    src: str | Path,
+    tgt: str | Path,
+    output: str | Path,
+    work_dir: str | Path | None = None,
+    *,
+    report: Callable[[str], None] | None = None,
+    overwrite: bool = False,
+    **settings: Any,
+) -> MineResult:
+    """``lingualite mine``: translation pairs between the lines of ``src`` and ``tgt`` by ratio margin, into
+    ``output`` (``src<TAB>tgt<TAB>score``), resumable in ``work_dir``. ``settings``: the fields of
+    :class:`MineSettings` (``k``, ``candidates``, ``mode``, ``threshold``, ``one_to_one``, ``shard_size``,
+    ``search``, ``nprobe``, ``workers``, ``engine``, ``rescore_model``, ``device``), checked before any work."""
+    chosen = MineSettings(**settings)
+    check_output_suffix(Path(output), (".tsv", ".txt", ""), "mine")  # any name, but not another format's
+    if chosen.mode not in MODES:
+        raise ValueError(f"--mode {chosen.mode!r}: choose from {', '.join(MODES)}")
+    if chosen.search not in ("auto", "exact", "ivf") or chosen.engine not in ("local", "ray"):
+        raise ValueError("--search takes auto, exact or ivf; --engine takes local or ray")
+    return mine_files(model, src, tgt, output, work_dir, chosen, report, overwrite)
 
 
 def mine_files(
