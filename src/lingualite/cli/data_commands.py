@@ -24,6 +24,12 @@ data_app = typer.Typer(
 tokenizer_app = typer.Typer(help="Train a shared subword vocabulary.", no_args_is_help=True)
 data_app.command("pivot")(data_pivot)
 
+CacheOpt = Annotated[
+    Path | None,
+    typer.Option(help="Where downloaded packages are kept \\[default: DATA_DIR/cache].", show_default=False),
+]
+ForceOpt = Annotated[bool, typer.Option(help="Extract again even if outputs exist.")]
+
 
 @data_app.command("fetch")
 def data_fetch(
@@ -50,13 +56,8 @@ def data_fetch(
             "(each language's 50,000 most frequent words, lexicon/<lang>.txt, for the same use)."
         ),
     ] = "libreoffice,bible,ddtp",
-    cache: Annotated[
-        Path | None,
-        typer.Option(
-            help="Where downloaded packages are kept \\[default: DATA_DIR/cache].", show_default=False
-        ),
-    ] = None,
-    force: Annotated[bool, typer.Option(help="Extract again even if outputs exist.")] = False,
+    cache: CacheOpt = None,
+    force: ForceOpt = False,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -100,13 +101,8 @@ def data_eval_sets(
             "lee, bible_paraphrase."
         ),
     ] = "libreoffice_modules,bible_genres,ddtp_sections,libreoffice_index,lee,bible_paraphrase",
-    cache: Annotated[
-        Path | None,
-        typer.Option(
-            help="Where downloaded packages are kept \\[default: DATA_DIR/cache].", show_default=False
-        ),
-    ] = None,
-    force: Annotated[bool, typer.Option(help="Extract again even if outputs exist.")] = False,
+    cache: CacheOpt = None,
+    force: ForceOpt = False,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
 ) -> None:

@@ -97,9 +97,7 @@ def encode(
     :raises LinguaLiteError: ``dimensions`` above the model's; ranges of other vectors. A size the model was
         not trained for is logged as a warning.
     """
-    from lingualite.encoding.model import Encoder
-
-    model = model.backend if isinstance(model, Encoder) else model  # the vectors as the backend gives them
+    model = getattr(model, "backend", model)  # an Encoder of lingualite.encoding.model: the backend it holds
     dimensions, normalize = _st_names(dimensions, truncate_dim, normalize, normalize_embeddings)
     fmt = OutputFormat(dimensions, precision, _calibration(calibration), model)
     fmt.check()
