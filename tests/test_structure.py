@@ -41,11 +41,11 @@ LAYERS: tuple[tuple[tuple[str, ...], str], ...] = (
     (
         ("losses", "encoders"),
         "one objective per file; every encoder backend behind one `Encoder`: "
-        "sentence-transformers folders, ONNX, static, bf16, TF-IDF, baselines, `load_encoder`, ONNX export",
+        "sentence-transformers folders, ONNX, static, bf16, TF-IDF, baselines, model specs, ONNX export",
     ),
     (
         ("encoding", "training"),
-        "`encode`/`encode_file`, vector output, workers and Ray; the one training "
+        "the model a user holds (`Encoder`), `encode`/`encode_file`, vector output, workers and Ray; the one training "
         "loop, checkpoints, validation, smoke caps, DDP",
     ),
     (("mining",), "CSLS pseudo-pairs and ratio-margin bitext mining (`mine`)"),
