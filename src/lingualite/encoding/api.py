@@ -43,19 +43,14 @@ def _calibration(calibration: CalibrationLike) -> Calibration | None:
 
 
 def _st_names(
-    dimensions: int | None,
-    truncate_dim: int | None,
-    normalize: bool | None,
-    normalize_embeddings: bool | None,
+    dimensions: int | None, truncate_dim: int | None, normalize: bool, normalize_embeddings: bool | None
 ) -> tuple[int | None, bool]:
-    """``dimensions`` or sentence-transformers' ``truncate_dim``; ``normalize`` or ``normalize_embeddings``
-    (default :data:`~lingualite.vectors.normalization.NORMALIZE`). Both names at once must agree."""
+    """``dimensions`` or sentence-transformers' ``truncate_dim`` (both at once must agree); ``normalize``, or
+    ``normalize_embeddings`` when that is given."""
     if dimensions is not None and truncate_dim is not None and dimensions != truncate_dim:
         raise ValueError(f"dimensions={dimensions} and truncate_dim={truncate_dim}: give one")
-    if normalize is not None and normalize_embeddings is not None and normalize != normalize_embeddings:
-        raise ValueError(f"normalize={normalize} and normalize_embeddings={normalize_embeddings}: give one")
-    chosen = normalize if normalize is not None else normalize_embeddings
-    return (dimensions if dimensions is not None else truncate_dim), (NORMALIZE if chosen is None else chosen)
+    chosen = normalize if normalize_embeddings is None else normalize_embeddings
+    return (dimensions if dimensions is not None else truncate_dim), chosen
 
 
 def _encoder(model: Any, threads: int | None, batch_size: int | None, device: str = "auto") -> Any:
@@ -74,7 +69,7 @@ def encode(
     model: Any,
     texts: Sequence[str],
     *,
-    normalize: bool | None = None,
+    normalize: bool = NORMALIZE,
     dimensions: int | None = None,
     precision: str = "float32",
     calibration: CalibrationLike = None,
@@ -119,7 +114,7 @@ def encode_file(
     input: str | Path,
     output: str | Path,
     *,
-    normalize: bool | None = None,
+    normalize: bool = NORMALIZE,
     dimensions: int | None = None,
     precision: str = "float32",
     calibration: CalibrationLike = None,

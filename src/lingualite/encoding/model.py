@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from lingualite.core.errors import LinguaLiteError
+from lingualite.vectors.normalization import NORMALIZE
 
 __all__ = ["Encoder", "load_encoder"]
 
@@ -46,7 +47,7 @@ class Encoder:
         self,
         texts: Sequence[str] | str,
         *,
-        normalize: bool | None = None,
+        normalize: bool = NORMALIZE,
         dimensions: int | None = None,
         precision: str = "float32",
         calibration: Any = None,
