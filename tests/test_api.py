@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -43,3 +44,22 @@ def test_old_names_still_resolve_with_a_deprecation_warning() -> None:
 
     with pytest.warns(DeprecationWarning, match="ParallelConfig"):
         assert config.TrainingConfig is config.ParallelConfig
+
+
+def test_the_docstring_names_the_function_of_every_command() -> None:
+    from typer.main import get_command
+
+    from lingualite.cli.main import app
+
+    def commands(group: Any, prefix: str = "") -> list[str]:
+        found = []
+        for name, command in group.commands.items():
+            path = f"{prefix}{name}"
+            found += commands(command, path + " ") if hasattr(command, "commands") else [path]
+        return found
+
+    doc = " ".join(lingualite.__doc__.split())
+    for command in commands(get_command(app)):  # type: ignore[arg-type]
+        group, _, leaf = command.rpartition(" ")
+        named = f"``{command}``" in doc or (group and f"``{group} " in doc and leaf in doc)
+        assert named, f"lingualite's docstring does not say which function `lingualite {command}` calls"

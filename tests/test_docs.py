@@ -22,6 +22,8 @@ sys.path.insert(0, str(ROOT))  # tools/ is dev tooling at the repository's root,
 from tools.docsgen import __main__ as docsgen_cli  # noqa: E402
 from tools.docsgen import config_reference, results, stale_pages, write_pages  # noqa: E402
 
+pytestmark = pytest.mark.slow  # builds the site and runs every page's examples: left out of the fast tier
+
 DOCS = ROOT / "docs"
 PAGES = sorted(
     p.relative_to(ROOT).as_posix()

@@ -39,6 +39,7 @@ def test_command_2_is_what_ci_runs() -> None:
     assert ci.replace(" -q", "") == commands[1]
 
 
+@pytest.mark.slow
 def test_command_1_runs(tmp_path: Path) -> None:
     """Command 1's ``lingualite`` part, as a user gets it (its own folder; 3 steps on tiny data)."""
     make_world(tmp_path)

@@ -180,8 +180,9 @@ def test_the_default_skip_is_the_one_measured_best() -> None:
     import inspect
     import json
 
+    from lingualite.alignment.documents import align, make_aligner
     from lingualite.alignment.dp import SKIP_PERCENTILE
-    from lingualite.cli.alignment_commands import align_command, make_aligner
+    from lingualite.cli.alignment_commands import align_command
 
     results = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "alignment_eval.json"
     rows = [r for r in json.loads(results.read_text(encoding="utf-8"))["rows"] if r.get("valid_sweep")]
@@ -191,5 +192,5 @@ def test_the_default_skip_is_the_one_measured_best() -> None:
         sweep = row["valid_sweep"]
         assert float(max(sweep, key=sweep.get)) == SKIP_PERCENTILE, row["label"]
     assert VecalignConfig().skip_percentile == SKIP_PERCENTILE
-    for command in (align_command, make_aligner):
+    for command in (align_command, make_aligner, align):
         assert inspect.signature(command).parameters["skip_percentile"].default == SKIP_PERCENTILE

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app
@@ -61,6 +62,7 @@ def test_train_with_a_bad_config_is_one_line(tmp_path: Path) -> None:
     assert "unknown key(s) ['batch_sise']" in result.output
 
 
+@pytest.mark.slow
 def test_train_on_your_own_files_without_writing_a_yaml(
     synthetic_corpus: Path, tiny_tokenizer, tmp_path
 ) -> None:

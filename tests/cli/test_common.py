@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -20,6 +21,7 @@ def command_paths(command: Any, path: tuple[str, ...] = ()) -> list[tuple[str, .
     return paths
 
 
+@pytest.mark.slow
 def test_no_help_prints_a_type_after_a_plain_flag() -> None:
     """`--normalize`, not `--normalize <bool>`: a flag takes no value (hide_flag_types, for every command)."""
     paths = command_paths(typer.main.get_command(app))

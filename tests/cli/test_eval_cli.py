@@ -40,6 +40,7 @@ def test_classify_accepts_several_test_files_after_one_option(tree) -> None:
     assert {"accuracy", "accuracy_std", "macro_f1"} <= out.keys() and out["classifier"] == "logreg"
 
 
+@pytest.mark.slow
 def test_pairs_sts_ir_json_keys(tree) -> None:
     ev = tree[0]
     pairs = ev / "pairs" / "bible-paraphrase"
@@ -97,6 +98,7 @@ def test_classify_a_set_in_both_directions(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--direction needs --set" in result.output
 
 
+@pytest.mark.slow
 def test_efficiency_json(tree, tmp_path: Path) -> None:
     texts = tmp_path / "t.txt"
     texts.write_text("one sentence\nanother sentence here\n" * 10, encoding="utf-8")

@@ -14,7 +14,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from lingualite.cli.common import takes_floats
+from lingualite.cli.finite_options import takes_floats
 from lingualite.cli.main import app
 from lingualite.core.errors import LinguaLiteError
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from lingualite.cli.common import emit, rounded, split_per_pair
 from lingualite.cli.main import app
+from lingualite.cli.output import emit, rounded, split_per_pair
 
 runner = CliRunner()
 

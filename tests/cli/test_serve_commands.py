@@ -9,7 +9,6 @@ import pytest
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app as cli
-from lingualite.cli.serve_commands import _model_to_serve
 from lingualite.core.errors import LinguaLiteError
 from lingualite.search import SearchIndex
 
@@ -31,13 +30,10 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_index_names_the_model_when_model_is_left_out(index: Path) -> None:
-    assert _model_to_serve(None, index) == "use-m"
-    assert _model_to_serve("use-m", index) == "use-m"
-    assert _model_to_serve("minilm", None) == "minilm"
+    assert SearchIndex.model_for(index) == "use-m"
+    assert SearchIndex.model_for(index, "use-m") == "use-m"
     with pytest.raises(LinguaLiteError, match="was built with model use-m, not minilm"):
-        _model_to_serve("minilm", index)
-    with pytest.raises(LinguaLiteError, match="give --model"):
-        _model_to_serve(None, None)
+        SearchIndex.model_for(index, "minilm")
 
 
 def test_cli_refuses_in_one_line_before_loading_anything(index: Path, tmp_path: Path) -> None:

@@ -129,6 +129,7 @@ def _race(folder: str, barrier, results, done) -> None:  # pragma: no cover - ru
         results.put(str(exc))
 
 
+@pytest.mark.slow
 def test_two_runs_started_at_the_same_moment_one_is_refused(tmp_path: Path) -> None:
     ctx = multiprocessing.get_context("spawn")
     barrier, results, done = ctx.Barrier(2), ctx.Queue(), ctx.Event()

@@ -16,6 +16,8 @@ from lingualite.encoders.onnx import OnnxEncoder, onnx_graph_of
 from lingualite.encoders.onnx_export import export_onnx
 from lingualite.encoders.resolve import load_encoder
 
+pytestmark = pytest.mark.slow  # exports and checks ONNX graphs: left out of the fast tier
+
 
 def _sentences(n: int = 300) -> list[str]:
     rng = random.Random(0)

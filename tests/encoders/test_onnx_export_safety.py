@@ -19,6 +19,8 @@ from lingualite.encoders import onnx_export
 from lingualite.encoders.onnx_export import export_onnx
 from lingualite.encoders.resolve import load_encoder
 
+pytestmark = pytest.mark.slow  # exports and checks ONNX graphs: left out of the fast tier
+
 
 def _tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}

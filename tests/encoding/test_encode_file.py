@@ -33,6 +33,7 @@ def _encode_traced(static_model: Path, tmp_path: Path, n: int) -> tuple[int, np.
     return peak, vectors
 
 
+@pytest.mark.slow
 def test_memory_does_not_grow_with_the_file(static_model: Path, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(lines_module, "BLOCK", 1 << 16)
     small, _ = _encode_traced(static_model, tmp_path, 40_000)

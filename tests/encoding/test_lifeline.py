@@ -14,6 +14,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+pytestmark = pytest.mark.slow  # starts processes, a server or Ray: left out of the fast tier
+
 LIMIT_S = 10.0
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(Path(__file__).parents[2] / "src")}
 

@@ -14,6 +14,8 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.encoders.static import StaticEncoder
 from lingualite.encoding.to_file import encode_file, l2_normalize
 
+pytestmark = pytest.mark.slow  # starts processes, a server or Ray: left out of the fast tier
+
 WORDS = ["the cat", "le chien rouge", "a big house runs", "voiture", "", "the the dog sleeps slowly"]
 
 

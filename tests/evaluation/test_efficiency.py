@@ -17,6 +17,8 @@ from lingualite.evaluation.efficiency import (
 )
 from lingualite.models.dual_encoder import DualEncoder
 
+pytestmark = pytest.mark.slow  # starts processes, a server or Ray: left out of the fast tier
+
 TEXTS = [f"the {w} cat sees a small dog number {i}" for i, w in enumerate(["red", "blue", "big"] * 4)]
 
 

@@ -12,6 +12,7 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.evaluation.report import CachedEncoder, ReportSettings, run_report
 
 
+@pytest.mark.slow
 def test_report_runs_every_task_writes_files_and_resumes(
     eval_tree: tuple[Path, Path], tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@ from lingualite.evaluation.xsr import evaluate_xsr
 from lingualite.models.dual_encoder import DualEncoder
 
 
+@pytest.mark.slow
 def test_p_at_1_equals_translation_evaluator(tiny_tokenizer, synthetic_corpus, tmp_path) -> None:
     from sentence_transformers.sentence_transformer.evaluation import TranslationEvaluator
 

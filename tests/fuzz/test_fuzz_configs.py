@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,6 +15,8 @@ from hypothesis import strategies as st
 from lingualite.config import load_config, load_distill_config, load_monolingual_config, load_training_config
 from lingualite.config.parsing import BUILTIN_CONFIGS
 from lingualite.core.errors import LinguaLiteError
+
+pytestmark = pytest.mark.slow  # fuzzing campaign: left out of the fast tier
 
 SHIPPED = {p.stem: yaml.safe_load(p.read_text()) for p in sorted(BUILTIN_CONFIGS.glob("*.yaml"))}
 

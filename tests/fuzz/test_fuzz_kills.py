@@ -8,6 +8,10 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # fuzzing campaign: left out of the fast tier
+
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 

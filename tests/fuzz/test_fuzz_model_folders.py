@@ -9,12 +9,15 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
+import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
 from lingualite.core.errors import LinguaLiteError
 from lingualite.encoders.folder import SentenceTransformerEncoder
+
+pytestmark = pytest.mark.slow  # fuzzing campaign: left out of the fast tier
 
 SENTENCES = ["the big cat runs", "le petit chien dort", "日本語"]
 # Files whose loss or damage cannot change the vectors (documentation, training leftovers).

@@ -11,6 +11,7 @@ import gzip
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +20,8 @@ from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.inputs import open_parallel
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.readers import ReadStats
+
+pytestmark = pytest.mark.slow  # fuzzing campaign: left out of the fast tier
 
 WORDS = ["the", "cat", "le", "chat", "Haus", "été", "日本", "x" * 50, "", " ", "\t", "\x00", "\r", "\ufeff"]
 ENDINGS = [b"\n", b"\r\n", b"\r", b""]

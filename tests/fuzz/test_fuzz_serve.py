@@ -33,6 +33,8 @@ from lingualite.search import SearchIndex  # noqa: E402
 from lingualite.serve.app import create_app  # noqa: E402
 from lingualite.serve.settings import ServeSettings  # noqa: E402
 
+pytestmark = pytest.mark.slow  # fuzzing campaign: left out of the fast tier
+
 
 class TinyEncoder:
     """Hashed character trigrams: deterministic, any text, no model files."""

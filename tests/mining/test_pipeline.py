@@ -167,6 +167,7 @@ def test_blockwise_output_equals_one_block(tmp_path: Path) -> None:
     assert first == ["2.0000", f"source {s} x", f"target {t}", str(s + 1), str(t + 1)]  # tab -> space
 
 
+@pytest.mark.slow  # starts Ray
 def test_shard_step_on_ray_local_mode_mines_the_same_pairs(static_model: str, corpus, tmp_path: Path) -> None:
     ray = pytest.importorskip("ray")
     src, tgt, _ = corpus

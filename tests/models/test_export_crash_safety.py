@@ -96,6 +96,7 @@ def _export_loop(run: str, seeds: list[int], vocab: str, stop) -> None:  # pragm
         i += 1
 
 
+@pytest.mark.slow
 def test_loads_during_repeated_re_exports_see_a_whole_model(two_models, tiny_tokenizer, tmp_path) -> None:
     run, _, _, ref = two_models
     tiny_tokenizer.save_pretrained(str(tmp_path / "vocab"))

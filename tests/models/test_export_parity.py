@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 import torch
 
 from lingualite.config.encoder import EncoderConfig
 from lingualite.models.dual_encoder import DualEncoder
+
+pytestmark = pytest.mark.slow  # exports and checks ONNX graphs: left out of the fast tier
 
 SENTENCES = [
     "the big cat runs quickly",

@@ -5,10 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from safetensors.numpy import load_file
 
 from lingualite.encoders.static import StaticEncoder
 from lingualite.reproduce.packaged_build import _static_files, folder_bytes
+
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
 
 
 def test_static_table_in_float16_gives_the_same_vectors(static_model: Path, tmp_path: Path) -> None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from lingualite.cli.main import app
+
+pytestmark = pytest.mark.slow  # trains and evaluates a sweep's cells: left out of the fast tier
 
 
 def test_list_shows_the_shipped_tables_with_their_cell_counts() -> None:

@@ -18,6 +18,8 @@ from lingualite.reproduce import load_table, plan_sweep, render_table, run_sweep
 from lingualite.reproduce.protocols import cell_evaluator
 from lingualite.reproduce.table import cell_config, cell_evaluation
 
+pytestmark = pytest.mark.slow  # trains and evaluates a sweep's cells: left out of the fast tier
+
 TOPICS = {"animals": ("cat dog", "chat chien"), "cars": ("car red", "voiture rouge")}
 
 

@@ -20,7 +20,7 @@ from lingualite.reproduce import list_tables, load_table
 from lingualite.reproduce.studies import plan_study, run_study
 from lingualite.reproduce.study_spec import is_study, list_studies, load_study, study_config
 
-pytestmark = pytest.mark.usefixtures("one_torch_thread")
+pytestmark = [pytest.mark.usefixtures("one_torch_thread"), pytest.mark.slow]  # trains: not in the fast tier
 
 
 def _tiny_monolingual(root: Path) -> dict[str, Any]:

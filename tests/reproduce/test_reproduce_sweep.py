@@ -16,6 +16,8 @@ from lingualite.core.errors import ConfigError, LinguaLiteError
 from lingualite.reproduce import load_table, plan_sweep, run_sweep
 from lingualite.reproduce.protocols import cell_evaluator
 
+pytestmark = pytest.mark.slow  # trains and evaluates a sweep's cells: left out of the fast tier
+
 REAL_TRAIN = lingualite.recipes.train
 
 

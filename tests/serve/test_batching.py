@@ -127,6 +127,7 @@ def test_one_failing_request_is_isolated_from_its_batch() -> None:
     assert len(encoder.calls) <= 1 + 2 * 4  # ...then bisection: about 2 log2(16) more calls, not 16
 
 
+@pytest.mark.slow
 def test_poisoned_requests_fail_alone_under_concurrent_load() -> None:
     encoder = Poisoned(delay=0.02)  # requests pile up into shared batches while the model runs
     bodies = [[f"{WORDS[i % 10]} {i}", "poison" if i % 20 == 7 else "fine"] for i in range(80)]

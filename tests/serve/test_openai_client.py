@@ -21,6 +21,8 @@ from typer.testing import CliRunner
 
 from lingualite.cli.main import app as cli
 
+pytestmark = pytest.mark.slow  # starts processes, a server or Ray: left out of the fast tier
+
 openai = pytest.importorskip("openai")
 
 KEY = "test-key-36"

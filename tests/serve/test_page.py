@@ -14,7 +14,10 @@ from lingualite.serve.settings import ServeSettings
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (dev extra)")
 expect = playwright.expect  # waits without eval (the page's CSP forbids it)
 CHROMIUM = shutil.which("chromium")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (Debian package: chromium)")
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (Debian package: chromium)"),
+    pytest.mark.slow,  # a real browser against a real server: left out of the fast tier
+]
 
 
 @pytest.fixture(scope="module")

@@ -83,6 +83,7 @@ def test_cli_refuses_an_index_built_with_another_model(
     assert res.output.count("\n") == 1 and "was built with model static:" in res.output
 
 
+@pytest.mark.slow
 def test_cli_serves_an_index_end_to_end(static_index: tuple[str, Path]) -> None:
     """Without --model, the model the index was built with; plain progress lines on a non-terminal stderr."""
     model, folder = static_index

@@ -10,6 +10,8 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.training import run as run_module
 from lingualite.training.run import RunOptions, apply_call_options, for_device
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 
 def test_bf16_null_is_off_on_a_cpu_and_on_for_cuda(tiny_parallel_config, monkeypatch) -> None:
     tiny_parallel_config = tiny_parallel_config()

@@ -10,6 +10,8 @@ import pytest
 from lingualite.config import load_distill_config, load_monolingual_config, load_training_config
 from lingualite.training.smoke import SMOKE_CAPS, smoke_banner, smoke_config
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 
 @pytest.mark.parametrize(
     "loader, name",

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+pytestmark = pytest.mark.slow  # starts processes, a server or Ray: left out of the fast tier
+
 
 @pytest.mark.skipif(
     shutil.which("torchrun") is None and not (Path(sys.executable).parent / "torchrun").exists(),

@@ -10,13 +10,14 @@ from typer.testing import CliRunner
 from lingualite.cli.main import app
 from lingualite.cli.use_commands import encode as encode_command
 from lingualite.encoding.api import encode, encode_file
+from lingualite.encoding.model import Encoder
 from lingualite.serve.schemas import EncodeRequest
 from lingualite.vectors.normalization import NORMALIZE
 
 
 def test_every_surface_reads_the_one_default() -> None:
     assert NORMALIZE is True  # the index can only store unit vectors, so the others default to them too
-    for function in (encode_command, encode, encode_file):
+    for function in (encode_command, encode, encode_file, Encoder.encode):
         assert inspect.signature(function).parameters["normalize"].default is NORMALIZE, function
     assert EncodeRequest(texts=["a"]).normalize is NORMALIZE
 

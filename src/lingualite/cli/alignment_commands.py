@@ -4,28 +4,15 @@ on held-out LibreOffice help pages). Registered in :mod:`lingualite.cli.main` an
 
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from lingualite.alignment.dp import SKIP_PERCENTILE
-from lingualite.cli.common import (
-    USER_ERRORS,
-    DataDirOpt,
-    DeviceOpt,
-    JsonOpt,
-    emit,
-    fail,
-    in_data_dir,
-    use_device,
-)
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, DeviceOpt, JsonOpt, fail, in_data_dir, use_device
+from lingualite.cli.output import emit
 from lingualite.core.errors import LinguaLiteError
-from lingualite.core.ownership import check_output_suffix
-
-METHODS = ("embedding", "gale-church")
 
 ModelOpt = Annotated[
     str | None,
@@ -62,51 +49,6 @@ ManyOpt = Annotated[bool, typer.Option("--many-to-many", help="Also allow 2-2 bl
 ThreadsOpt = Annotated[int | None, typer.Option(min=1, help="CPU threads of the encoder.")]
 
 
-def make_aligner(
-    method: str,
-    model: str | None,
-    max_block: int = 2,
-    skip_cost: float | None = None,
-    skip_percentile: float = SKIP_PERCENTILE,
-    many_to_many: bool = False,
-    threads: int | None = None,
-    progress: Any = None,
-    device: str = "auto",
-) -> Any:
-    """``aligner(src_lines, tgt_lines) -> Alignment`` for a method name and (embedding) a model spec."""
-    if method not in METHODS:
-        raise LinguaLiteError(f"--method: {method!r} is not one of {', '.join(METHODS)}")
-    if method == "gale-church":
-        from lingualite.alignment import GaleChurchConfig, gale_church_align
-
-        gc = GaleChurchConfig(max_block=max_block, many_to_many=many_to_many)
-        return lambda src, tgt: gale_church_align(src, tgt, gc)
-    if model is None:
-        raise LinguaLiteError("--method embedding needs --model (or use --method gale-church)")
-    from lingualite.alignment import VecalignConfig, align_texts
-    from lingualite.encoders.resolve import load_encoder
-
-    encoder = load_encoder(model, threads=threads, device=device)
-    cfg = VecalignConfig(
-        max_block=max_block, many_to_many=many_to_many, skip_cost=skip_cost, skip_percentile=skip_percentile
-    )
-    return lambda src, tgt: align_texts(src, tgt, encoder, cfg, progress)
-
-
-def _document(path: Path) -> tuple[list[str], list[int]]:
-    """The non-blank lines of ``path`` and their 0-based indices in it (blank lines are not aligned; the
-    output numbers lines from 1)."""
-    from lingualite.data.lines import read_lines
-
-    if not path.exists():
-        raise LinguaLiteError(f"{path}: does not exist")
-    lines = read_lines(path)
-    ids = [n for n, line in enumerate(lines) if line.strip()]
-    if not ids:
-        raise LinguaLiteError(f"{path}: has no non-blank lines to align")
-    return [lines[n].strip() for n in ids], ids
-
-
 def align_command(
     src: Annotated[Path, typer.Option(help="Source document: UTF-8, one sentence or paragraph per line.")],
     tgt: Annotated[Path, typer.Option(help="Its translation, same format.")],
@@ -134,48 +76,33 @@ def align_command(
       lingualite align --model use-m --src doc.en --tgt doc.fr --output doc.en-fr.tsv
       lingualite align --method gale-church --src doc.en --tgt doc.fr --output gc.tsv
     """
-    from lingualite.alignment import write_tsv
-    from lingualite.core.io_utils import check_not_input
+    from lingualite.alignment.documents import align
 
-    start = time.perf_counter()
     try:
-        check_not_input(output, [src, tgt])
-        check_output_suffix(output, (".tsv", ".txt", ""), "align")  # any name, but not another format's
-        if output.is_dir():
-            raise LinguaLiteError(f"{output}: is a directory; --output names the .tsv file to write")
-        src_lines, src_ids = _document(src)
-        tgt_lines, tgt_ids = _document(tgt)
-        long = len(src_lines) * len(tgt_lines) > 250_000
-        say = (
-            (lambda msg: typer.echo(f"lingualite: {msg}", err=True)) if long or sys.stderr.isatty() else None
+        done = align(
+            src,
+            tgt,
+            output,
+            model=model,
+            method=method,
+            max_block=max_block,
+            skip_cost=skip_cost,
+            skip_percentile=skip_percentile,
+            many_to_many=many_to_many,
+            threads=threads,
+            device=use_device(device),
+            progress=lambda msg: typer.echo(f"lingualite: {msg}", err=True),
         )
-        aligner = make_aligner(
-            method,
-            model,
-            max_block,
-            skip_cost,
-            skip_percentile,
-            many_to_many,
-            threads,
-            say,
-            use_device(device),
-        )
-        alignment = aligner(src_lines, tgt_lines)
-        write_tsv(output, alignment, src_lines, tgt_lines, src_ids, tgt_ids, inputs=[src, tgt])
     except USER_ERRORS as exc:
         fail(exc)
-    shapes: dict[str, int] = {}
-    for s, t, _ in alignment:
-        key = f"{len(s)}-{len(t)}"
-        shapes[key] = shapes.get(key, 0) + 1
     emit(
         {
-            "output": str(output),
-            "src_lines": len(src_lines),
-            "tgt_lines": len(tgt_lines),
-            "blocks": len(alignment),
-            "seconds": round(time.perf_counter() - start, 2),
-            "shapes": {k: {"blocks": v} for k, v in sorted(shapes.items())},
+            "output": str(done.output),
+            "src_lines": done.src_lines,
+            "tgt_lines": done.tgt_lines,
+            "blocks": done.blocks,
+            "seconds": round(done.seconds, 2),
+            "shapes": {k: {"blocks": v} for k, v in done.shapes.items()},
         },
         f"Aligned ({method})",
         as_json,
@@ -249,6 +176,8 @@ def eval_align(
     try:
         if split not in ("test", "valid"):
             raise LinguaLiteError(f"--split: {split!r} is not test or valid")
+        from lingualite.alignment.documents import make_aligner
+
         aligner = make_aligner(
             method, model, max_block, skip_cost, skip_percentile, False, threads, device=use_device(device)
         )

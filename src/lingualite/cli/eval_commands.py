@@ -7,21 +7,15 @@ name: ``tfidf``, ``minilm``, ``use-m``, ``e5-small``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from lingualite.cli.alignment_commands import eval_align
-from lingualite.cli.common import (
-    USER_ERRORS,
-    DeviceOpt,
-    JsonOpt,
-    OldKOpt,
-    emit,
-    fail,
-    renamed,
-    use_device,
-)
+from lingualite.cli.common import USER_ERRORS, DeviceOpt, JsonOpt, OldKOpt, fail, renamed
+from lingualite.cli.eval_options import MoreFiles, SkipBadOpt, ThreadsOpt, given_files, load_model
+from lingualite.cli.eval_similarity_commands import eval_ir, eval_pairs, eval_sts
+from lingualite.cli.output import emit
 from lingualite.cli.report_commands import ModelOpt, SeedsOpt, eval_all, eval_efficiency
 
 eval_app = typer.Typer(
@@ -33,27 +27,6 @@ eval_app = typer.Typer(
     ),
     no_args_is_help=True,
 )
-
-ThreadsOpt = Annotated[
-    int | None, typer.Option(min=1, help="CPU threads of the encoder (default: all cores).")
-]
-MoreFiles = Annotated[
-    list[Path] | None,
-    typer.Argument(hidden=True, help="More files of the same kind (so `--test a.tsv b.tsv` works)."),
-]
-
-
-def _files(first: list[Path] | None, more: list[Path] | None, option: str) -> list[Path]:
-    files = [*(first or []), *(more or [])]
-    if not files:
-        fail(ValueError(f"give at least one file with {option}"))
-    return files
-
-
-def _load(model: str, threads: int | None = None, device: str = "auto") -> Any:
-    from lingualite.encoders.resolve import load_encoder
-
-    return load_encoder(model, threads=threads, device=use_device(device))
 
 
 @eval_app.command("xsr")
@@ -113,11 +86,11 @@ def eval_xsr(
     from lingualite.evaluation.suite import xsr_from_files
 
     k = renamed(k, k_old, "--k", "--margin-k")
-    files = _files(pairs, more, "--pairs")
+    files = given_files(pairs, more, "--pairs")
     try:
         directions = expand_direction(direction, XSR_DIRECTIONS)
         result = xsr_from_files(
-            _load(model, threads, device),
+            load_model(model, threads, device),
             files,
             method,
             max_pairs,
@@ -131,9 +104,6 @@ def eval_xsr(
     except USER_ERRORS as exc:
         fail(exc)
     emit({"model": model, **result}, f"XSR ({method}) of {model}", as_json)
-
-
-SkipBadOpt = Annotated[bool, typer.Option(help="Skip (and count) malformed lines instead of stopping.")]
 
 
 @eval_app.command("classify")
@@ -179,6 +149,8 @@ def eval_classify(
     seeds) and macro-F1 on every test file, e.g. `--train train.en.tsv --test test.fr.tsv test.de.tsv`.
     Both directions of a set: `--set data/eval/classify/libreoffice-modules --direction both`.
     """
+    from lingualite.evaluation.suite import classification_from_files
+
     if set_dir is not None:
         if train is not None or test or more:
             fail(ValueError("give either --set or --train/--test, not both"))
@@ -186,7 +158,7 @@ def eval_classify(
 
         try:
             result = classification_from_set(
-                _load(model, threads, device),
+                load_model(model, threads, device),
                 set_dir,
                 direction,
                 classifier,
@@ -200,113 +172,24 @@ def eval_classify(
         title = f"Classification ({classifier}, {direction}) of {model}"
         emit({"model": model, "set": str(set_dir), **result}, title, as_json)
         return
-    from lingualite.evaluation.suite import classification_from_files
 
     if train is None:
         fail(ValueError("give --train and --test, or --set"))
     if direction != "en2xx":
         fail(ValueError("--direction needs --set (a folder with train.<lang>.tsv and test.<lang>.tsv)"))
-    tests = _files(test, more, "--test")
+    tests = given_files(test, more, "--test")
     try:
         result = classification_from_files(
-            _load(model, threads, device), train, tests, classifier, seeds, max_words, skip_bad, max_docs
+            load_model(model, threads, device), train, tests, classifier, seeds, max_words, skip_bad, max_docs
         )
     except USER_ERRORS as exc:
         fail(exc)
     emit({"model": model, **result}, f"Classification ({classifier}) of {model}", as_json)
 
 
-@eval_app.command("pairs")
-def eval_pairs(
-    model: ModelOpt,
-    train: Annotated[Path, typer.Option(help="Training pairs (one language), s1<TAB>s2<TAB>label lines.")],
-    test: Annotated[
-        list[Path] | None, typer.Option(help="Test file(s) of other languages, same format.")
-    ] = None,
-    more: MoreFiles = None,
-    seeds: SeedsOpt = 5,
-    max_train: Annotated[int | None, typer.Option(min=1, help="Use only the first N training pairs.")] = None,
-    skip_bad: SkipBadOpt = False,
-    threads: ThreadsOpt = None,
-    device: DeviceOpt = "auto",
-    as_json: JsonOpt = False,
-) -> None:
-    """Pair classification (XNLI-style, paper 001): features \\[u, v, u*v, |u-v|] and an MLP (512, 384).
-
-    Trained on one language, tested zero-shot on the others; accuracy mean ± std over seeds.
-    """
-    from lingualite.evaluation.suite import pairs_from_files
-
-    tests = _files(test, more, "--test")
-    try:
-        result = pairs_from_files(_load(model, threads, device), train, tests, seeds, max_train, skip_bad)
-    except USER_ERRORS as exc:
-        fail(exc)
-    emit({"model": model, **result}, f"Pair classification of {model}", as_json)
-
-
-@eval_app.command("sts")
-def eval_sts(
-    model: ModelOpt,
-    pairs: Annotated[
-        list[Path] | None, typer.Option(help="s1<TAB>s2<TAB>score file(s), any score scale.")
-    ] = None,
-    more: MoreFiles = None,
-    skip_bad: SkipBadOpt = False,
-    threads: ThreadsOpt = None,
-    device: DeviceOpt = "auto",
-    as_json: JsonOpt = False,
-) -> None:
-    """Semantic similarity: Spearman and Pearson correlation of cosine(u, v) with the gold scores."""
-    from lingualite.evaluation.suite import sts_from_files
-
-    files = _files(pairs, more, "--pairs")
-    try:
-        result = sts_from_files(_load(model, threads, device), files, skip_bad)
-    except USER_ERRORS as exc:
-        fail(exc)
-    emit({"model": model, **result}, f"STS of {model}", as_json)
-
-
-@eval_app.command("ir")
-def eval_ir(
-    model: ModelOpt,
-    data: Annotated[Path, typer.Option(help="Folder with corpus.tsv, queries.tsv and qrels.tsv.")],
-    queries: Annotated[
-        list[Path] | None,
-        typer.Option(
-            help="Other folder(s) with queries.tsv + qrels.tsv against DATA's corpus (cross-lingual)."
-        ),
-    ] = None,
-    more: MoreFiles = None,
-    max_queries: Annotated[
-        int | None, typer.Option(min=1, help="Seeded subsample of each folder's queries.")
-    ] = None,
-    max_words: Annotated[
-        int | None, typer.Option(min=1, help="Cut documents to their first N words.")
-    ] = None,
-    seed: Annotated[int, typer.Option(min=0, help="Seed of the query subsample.")] = 0,
-    skip_bad: SkipBadOpt = False,
-    threads: ThreadsOpt = None,
-    device: DeviceOpt = "auto",
-    as_json: JsonOpt = False,
-) -> None:
-    """Ranking: MRR@10, NDCG@10, MAP@100 (and recall/precision) of cosine search over DATA's corpus.
-
-    Cross-lingual IR: `--data ir/en --queries ir/fr` searches the English corpus with French queries.
-    """
-    from lingualite.evaluation.suite import ir_from_files
-
-    folders = [*(queries or []), *(more or [])]
-    try:
-        result = ir_from_files(
-            _load(model, threads, device), data, folders, max_queries, max_words, seed, skip_bad
-        )
-    except USER_ERRORS as exc:
-        fail(exc)
-    emit({"model": model, **result}, f"IR of {model}", as_json)
-
-
+eval_app.command("pairs")(eval_pairs)
+eval_app.command("sts")(eval_sts)
+eval_app.command("ir")(eval_ir)
 eval_app.command("efficiency")(eval_efficiency)
 eval_app.command("all")(eval_all)
 eval_app.command("align")(eval_align)

@@ -14,13 +14,12 @@ from lingualite.cli.common import (
     DeviceOpt,
     JsonOpt,
     OldKOpt,
-    emit,
     fail,
     in_data_dir,
     renamed,
     use_device,
 )
-from lingualite.core.ownership import check_output_suffix
+from lingualite.cli.output import emit
 
 MODEL_HELP = (
     "Model folder, a baseline (use-m, minilm, e5-small) or a runtime spec (onnx:F, onnx-int8:F, static:F, "
@@ -112,17 +111,18 @@ def mine(
       lingualite mine --model static:runs/static --rescore-model runs/distill --src a.txt --tgt b.txt --output p.tsv
       lingualite eval mine --model runs/distill        # precision/recall/F1 and the threshold to use
     """
-    from lingualite.mining.margin import MODES
-    from lingualite.mining.pipeline import MineSettings, mine_files
+    from lingualite.mining.pipeline import mine as mine_pairs
 
     k = renamed(k, k_old, "--k", "--margin-k")
     try:
-        check_output_suffix(output, (".tsv", ".txt", ""), "mine")  # any name, but not another format's
-        if mode not in MODES:
-            raise ValueError(f"--mode {mode!r}: choose from {', '.join(MODES)}")
-        if search not in ("auto", "exact", "ivf") or engine not in ("local", "ray"):
-            raise ValueError("--search takes auto, exact or ivf; --engine takes local or ray")
-        settings = MineSettings(
+        result = mine_pairs(
+            model,
+            src,
+            tgt,
+            output,
+            work_dir,
+            report=lambda s: typer.echo(s, err=True),
+            overwrite=overwrite,
             k=k,
             candidates=candidates,
             mode=mode,
@@ -135,16 +135,6 @@ def mine(
             engine=engine,
             rescore_model=rescore_model,
             device=use_device(device),
-        )
-        result = mine_files(
-            model,
-            src,
-            tgt,
-            output,
-            work_dir,
-            settings,
-            report=lambda s: typer.echo(s, err=True),
-            overwrite=overwrite,
         )
     except USER_ERRORS as exc:
         fail(exc)

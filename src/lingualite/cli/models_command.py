@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, OldOutOpt, emit, fail, renamed
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, OldOutOpt, fail, renamed
+from lingualite.cli.output import emit
 
 models_app = typer.Typer(
     help="The ready-made models (lingualite-small, lingualite-static): list them, or rebuild them from packages.",

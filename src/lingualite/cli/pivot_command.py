@@ -7,16 +7,8 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import (
-    USER_ERRORS,
-    DataDirOpt,
-    JsonOpt,
-    OldOutOpt,
-    emit,
-    fail,
-    in_data_dir,
-    renamed,
-)
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, OldOutOpt, fail, in_data_dir, renamed
+from lingualite.cli.output import emit
 
 
 def data_pivot(

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import USER_ERRORS, DeviceOpt, echo_logs, fail, use_device
+from lingualite.cli.common import USER_ERRORS, DeviceOpt, fail, use_device
+from lingualite.cli.output import echo_logs
 from lingualite.text.languages import QUICKSTART_LANGS
 
 

@@ -15,12 +15,12 @@ from lingualite.cli.common import (
     DeviceOpt,
     JsonOpt,
     OldOutOpt,
-    emit,
     fail,
     in_data_dir,
     renamed,
     use_device,
 )
+from lingualite.cli.output import emit
 
 MODEL_HELP = (
     "Model folder (sentence-transformers / lingualite), a baseline (tfidf, minilm, use-m, e5-small), or "

@@ -8,16 +8,8 @@ from typing import Annotated
 
 import typer
 
-from lingualite.cli.common import (
-    USER_ERRORS,
-    DataDirOpt,
-    DeviceOpt,
-    JsonOpt,
-    echo_logs,
-    emit,
-    fail,
-    use_device,
-)
+from lingualite.cli.common import USER_ERRORS, DataDirOpt, DeviceOpt, JsonOpt, fail, use_device
+from lingualite.cli.output import echo_logs, emit
 
 ReuseFromOpt = Annotated[
     list[Path] | None,

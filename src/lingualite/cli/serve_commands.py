@@ -4,12 +4,9 @@ Prometheus' ``/metrics``) and its search page, run by uvicorn. Registered on the
 
 from __future__ import annotations
 
-import errno
 import os
-import socket
-import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -101,121 +98,36 @@ def serve_command(
       curl -s localhost:8000/encode -H 'content-type: application/json' -d '{"texts": ["Bonjour"]}'
       curl -s localhost:8000/v1/embeddings -H 'content-type: application/json' -d '{"input": "Bonjour"}'
     """
+
+    def say(line: str) -> None:
+        typer.echo(f"lingualite: {line}", err=True)
+
     try:
         # Inside the try: without the serve extra these imports fail, and the user gets one line, not a
         # traceback; and before the (slow) model load.
         import uvicorn  # noqa: F401
 
-        from lingualite.serve.auth import check_bind
+        from lingualite.serve.server import open_server, run
         from lingualite.serve.settings import ServeSettings
 
-        key = os.environ.get(api_key_env) or None
-        check_bind(host, key)  # before the (slow) model load
-        spec = _model_to_serve(model, index)
-        limits = {
-            "max_texts": max_texts,
-            "max_chars": max_chars,
-            "max_body_bytes": max_body_bytes,
-            "max_k": max_k,
-        }
         settings = ServeSettings(
             host=host,
             port=port,
-            api_key=key,
-            model_spec=spec,
+            api_key=os.environ.get(api_key_env) or None,
             max_batch=max_batch,
             max_wait_ms=max_wait_ms,
             allowed_hosts=tuple(allowed_host or ()),
             read_timeout=read_timeout,
             served_model_names=tuple(served_model_name or ()),
-            **limits,
+            max_texts=max_texts,
+            max_chars=max_chars,
+            max_body_bytes=max_body_bytes,
+            max_k=max_k,
         )
-        sock = _bind(settings)  # a busy port fails here, before the model loads and before "serving on"
-        app = _build_app(spec, index, settings, threads, use_device(device))
+        # a busy port fails in open_server, before the model loads and before "serving on"
+        app, settings, sock = open_server(model, index, settings, threads, use_device(device), say)
     except USER_ERRORS as exc:
         fail(exc)
     except ImportError as exc:
         fail(LinguaLiteError(f"serve needs the serve extra: pip install 'lingualite[serve]' ({exc})"))
-    _run(app, settings, sock)
-
-
-def _bind(settings: Any) -> socket.socket:
-    """The listening socket of ``host:port``, or a one-line error (a port in use, an address this machine
-    does not have)."""
-    family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
-    try:
-        return socket.create_server((settings.host, settings.port), family=family, backlog=2048)
-    except OSError as exc:
-        reason = (
-            "is in use by another program" if exc.errno == errno.EADDRINUSE else (exc.strerror or str(exc))
-        )
-        raise LinguaLiteError(
-            f"serve: {settings.host}:{settings.port} {reason}; choose another --port (or --host)"
-        ) from None
-
-
-def _run(app: Any, settings: Any, sock: socket.socket) -> None:
-    import uvicorn
-
-    from lingualite.serve.protocol import uvicorn_options
-
-    host = f"[{settings.host}]" if ":" in settings.host else settings.host
-    port = sock.getsockname()[1]  # --port 0: the one the system chose
-    _say(f"serving {settings.model_spec} on http://{host}:{port}/")
-    uvicorn.Server(uvicorn.Config(app, **uvicorn_options(settings))).run(sockets=[sock])
-
-
-def _say(line: str) -> None:
-    """One plain progress line on stderr (no bar, no carriage return: readable under nohup and in CI logs)."""
-    typer.echo(f"lingualite: {line}", err=True)
-
-
-def _build_app(
-    model: str, index: Path | None, settings: object, threads: int | None, device: str = "auto"
-) -> object:
-    from lingualite.encoders.base import require_standalone
-    from lingualite.encoders.resolve import load_encoder
-    from lingualite.serve.app import create_app
-
-    _say(f"loading model {model} ...")
-    started = time.perf_counter()
-    encoder = load_encoder(model, threads=threads, device=device)
-    require_standalone(encoder, "serve requests (each is encoded on its own)")
-    _say(f"model loaded in {time.perf_counter() - started:.1f} s ({encoder.dimension} dimensions)")
-    opened = None
-    if index is not None:
-        from lingualite.search import SearchIndex
-
-        _say(f"opening index {index} ...")
-        opened = SearchIndex.open(index, encoder=encoder)  # also compares the recorded probe vectors
-        _say(f"index {index}: {len(opened):,} documents")
-    return create_app(encoder, opened, settings)  # type: ignore[arg-type]
-
-
-def _model_to_serve(model: str | None, index: Path | None) -> str:
-    """``model``, or the model ``index`` was built with when none is given; refuses a ``model`` that is not
-    the index's (before the slow model load)."""
-    if index is None:
-        if model is None:
-            raise LinguaLiteError(
-                "serve: give --model (or --index, to serve the model the index was built with)"
-            )
-        return model
-    from lingualite.search.encoder_check import normalize_spec
-    from lingualite.search.store import DB_NAME, DocumentStore
-
-    store = DocumentStore(index / DB_NAME)
-    try:
-        built = store.read_info().get("model_spec")
-    finally:
-        store.close()
-    if model is None:
-        if built is None:
-            raise LinguaLiteError(f"{index}: does not record the model it was built with; give --model")
-        return str(built)
-    if built is not None and built != normalize_spec(model):
-        raise LinguaLiteError(
-            f"{index}: was built with model {built}, not {normalize_spec(model)}; serve it with "
-            f"--model {built} (or leave --model out) or build a new index"
-        )
-    return model
+    run(app, settings, say, sock)

@@ -14,11 +14,11 @@ from lingualite.cli.common import (
     DeviceOpt,
     DimensionsOpt,
     JsonOpt,
-    emit,
     fail,
     stdin_or_file,
     use_device,
 )
+from lingualite.cli.output import emit
 from lingualite.vectors.normalization import NORMALIZE, NORMALIZE_HELP
 
 BatchSizeOpt = Annotated[

@@ -43,19 +43,14 @@ def _calibration(calibration: CalibrationLike) -> Calibration | None:
 
 
 def _st_names(
-    dimensions: int | None,
-    truncate_dim: int | None,
-    normalize: bool | None,
-    normalize_embeddings: bool | None,
+    dimensions: int | None, truncate_dim: int | None, normalize: bool, normalize_embeddings: bool | None
 ) -> tuple[int | None, bool]:
-    """``dimensions`` or sentence-transformers' ``truncate_dim``; ``normalize`` or ``normalize_embeddings``
-    (default :data:`~lingualite.vectors.normalization.NORMALIZE`). Both names at once must agree."""
+    """``dimensions`` or sentence-transformers' ``truncate_dim`` (both at once must agree); ``normalize``, or
+    ``normalize_embeddings`` when that is given."""
     if dimensions is not None and truncate_dim is not None and dimensions != truncate_dim:
         raise ValueError(f"dimensions={dimensions} and truncate_dim={truncate_dim}: give one")
-    if normalize is not None and normalize_embeddings is not None and normalize != normalize_embeddings:
-        raise ValueError(f"normalize={normalize} and normalize_embeddings={normalize_embeddings}: give one")
-    chosen = normalize if normalize is not None else normalize_embeddings
-    return (dimensions if dimensions is not None else truncate_dim), (NORMALIZE if chosen is None else chosen)
+    chosen = normalize if normalize_embeddings is None else normalize_embeddings
+    return (dimensions if dimensions is not None else truncate_dim), chosen
 
 
 def _check_arguments(**given: Any) -> None:
@@ -108,7 +103,7 @@ def encode(
     model: Any,
     texts: Sequence[str],
     *,
-    normalize: bool | None = None,
+    normalize: bool = NORMALIZE,
     dimensions: int | None = None,
     precision: str = "float32",
     calibration: CalibrationLike = None,
@@ -121,7 +116,8 @@ def encode(
     """Vectors of ``texts``: the first ``dimensions`` components (renormalised when ``normalize``), then at
     ``precision`` (float32, int8, uint8, binary, ubinary; sentence-transformers' ``quantize_embeddings``).
 
-    :param model: a model spec (folder, ``onnx:FOLDER``, baseline name...) or an encoder already loaded.
+    :param model: a model spec (folder, ``onnx:FOLDER``, baseline name...) or an encoder already loaded
+        (:func:`lingualite.load_encoder`).
     :param calibration: int8/uint8 ranges: a :class:`~lingualite.vectors.precision.Calibration` or a
         calibration file (``OUTPUT.calibration.json`` of an encode); None: from these vectors
         (``quantize_embeddings``' default). Queries should use their documents' ranges.
@@ -130,6 +126,7 @@ def encode(
     :raises LinguaLiteError: ``dimensions`` above the model's; ranges of other vectors. A size the model was
         not trained for is logged as a warning.
     """
+    model = getattr(model, "backend", model)  # an Encoder of lingualite.encoding.model: the backend it holds
     dimensions, normalize = _st_names(dimensions, truncate_dim, normalize, normalize_embeddings)
     _check_arguments(
         normalize=normalize,
@@ -159,7 +156,7 @@ def encode_file(
     input: str | Path,
     output: str | Path,
     *,
-    normalize: bool | None = None,
+    normalize: bool = NORMALIZE,
     dimensions: int | None = None,
     precision: str = "float32",
     calibration: CalibrationLike = None,

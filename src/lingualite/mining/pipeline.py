@@ -24,16 +24,18 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from lingualite.core.device import resolve_device
 from lingualite.core.errors import LinguaLiteError, check_finite
 from lingualite.core.io_utils import atomic_file, check_not_input, write_json
-from lingualite.core.ownership import check_separate
+from lingualite.core.ownership import check_output_suffix, check_separate
 from lingualite.core.progress import progress_line
-from lingualite.mining.margin import MinedBitext, Neighbours, best_candidates, check_mode, combine
+from lingualite.mining.margin import MODES, MinedBitext, Neighbours, best_candidates, check_mode, combine
 from lingualite.mining.shards import build_ivf, exact_cosines, resort, search_shards
+from lingualite.mining.work_folder import check_work, link_shards, reusable_work
 
 IVF_FROM = 200_000  # "auto" search: exact below this many base sentences, IVF from here
 FORMAT_VERSION = 2  # 2: models keyed by content, not by name
@@ -133,78 +135,6 @@ def _encode_side(model: str, text: Path, folder: Path, settings: MineSettings) -
     )
 
 
-# What a side's shards depend on: the model (by content), that side's input, the shard size, the format.
-_SHARD_KEYS = ("format", "model", "shard_size")
-
-
-def _reusable(
-    work: Path, fingerprint: dict[str, object], report: Callable[[str], None]
-) -> tuple[Path, list[tuple[str, Path]]]:
-    """For a new default work folder (``OUTPUT.work``): the files of the same models and inputs in another
-    work folder beside it (another ``--output``, e.g. a stricter threshold), found by the content key each
-    work folder records in its manifest, whatever its name. The same key in full: that folder, used as it
-    is (only the selection runs). Otherwise ``work`` and the shard folders of each side whose model, input
-    and shard size match, to link into it (encoding is the slow part)."""
-    import json
-
-    matches: list[tuple[Path, dict[str, object]]] = []
-    for manifest in sorted(work.parent.glob("*/manifest.json")):
-        try:
-            saved = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(saved, dict) and all(saved.get(k) == fingerprint[k] for k in _SHARD_KEYS):
-            matches.append((manifest.parent, saved))
-    for folder, saved in matches:
-        if saved == fingerprint:
-            report(f"mine: using {folder} (the same models and inputs; its files are reused)")
-            return folder, []
-    links: list[tuple[str, Path]] = []
-    for side in ("src", "tgt"):
-        found = [
-            folder / theirs
-            for folder, saved in matches
-            for theirs in ("src", "tgt")
-            if saved.get(theirs) == fingerprint[side] and any((folder / theirs).glob("shard-*.npy"))
-        ]
-        if found:
-            links.append((side, found[0]))
-    return work, links
-
-
-def _link_shards(work: Path, links: list[tuple[str, Path]], report: Callable[[str], None]) -> None:
-    import os
-    import shutil
-
-    for side, source in links:
-        if (work / side).exists():
-            continue
-        (work / side).mkdir(parents=True)
-        for shard in sorted(source.glob("shard-*.npy")):
-            try:
-                os.link(shard, work / side / shard.name)  # shards are replaced by rename, never in place
-            except OSError:  # another file system, or no hard links: a copy
-                shutil.copyfile(shard, work / side / shard.name)
-        report(f"mine: {side} shards linked from {source} (the same model and input)")
-
-
-def _check_work(work: Path, fingerprint: dict[str, object]) -> None:
-    import json
-
-    manifest = work / "manifest.json"
-    if manifest.exists():
-        saved = json.loads(manifest.read_text(encoding="utf-8"))
-        changed = sorted(key for key in fingerprint if saved.get(key) != fingerprint[key])
-        if changed:
-            raise LinguaLiteError(
-                f"{work}: holds a mining run computed with other {', '.join(changed)} (files are keyed by the "
-                "models' content: a model folder changed in place is another model); pass --overwrite to "
-                "compute it again, or choose another --work-dir"
-            )
-    else:
-        write_json(manifest, fingerprint)
-
-
 def _save(nb: Neighbours, out: Path) -> None:
     with atomic_file(out) as tmp, open(tmp, "wb") as fh:
         np.savez(fh, sims=nb.sims, idx=nb.idx)
@@ -274,6 +204,30 @@ def _select(forward: list[Path], backward: list[Path], settings: MineSettings) -
     return combine(fwd, bwd, settings.mode, settings.threshold, settings.one_to_one)  # type: ignore[arg-type]
 
 
+def mine(
+    model: str,
+    src: str | Path,
+    tgt: str | Path,
+    output: str | Path,
+    work_dir: str | Path | None = None,
+    *,
+    report: Callable[[str], None] | None = None,
+    overwrite: bool = False,
+    **settings: Any,
+) -> MineResult:
+    """``lingualite mine``: translation pairs between the lines of ``src`` and ``tgt`` by ratio margin, into
+    ``output`` (``src<TAB>tgt<TAB>score``), resumable in ``work_dir``. ``settings``: the fields of
+    :class:`MineSettings` (``k``, ``candidates``, ``mode``, ``threshold``, ``one_to_one``, ``shard_size``,
+    ``search``, ``nprobe``, ``workers``, ``engine``, ``rescore_model``, ``device``), checked before any work."""
+    chosen = MineSettings(**settings)
+    check_output_suffix(Path(output), (".tsv", ".txt", ""), "mine")  # any name, but not another format's
+    if chosen.mode not in MODES:
+        raise ValueError(f"--mode {chosen.mode!r}: choose from {', '.join(MODES)}")
+    if chosen.search not in ("auto", "exact", "ivf") or chosen.engine not in ("local", "ray"):
+        raise ValueError("--search takes auto, exact or ivf; --engine takes local or ray")
+    return mine_files(model, src, tgt, output, work_dir, chosen, report, overwrite)
+
+
 def mine_files(
     model: str,
     src: str | Path,
@@ -313,10 +267,10 @@ def mine_files(
     fingerprint = settings.fingerprint(model, src, tgt)
     links: list[tuple[str, Path]] = []
     if work_dir is None and not overwrite and not (work / "manifest.json").exists():
-        work, links = _reusable(work, fingerprint, progress.report)
+        work, links = reusable_work(work, fingerprint, progress.report)
     with open_run(work, "mine", overwrite=overwrite, inputs=[src, tgt, *models]):
-        _check_work(work, fingerprint)
-        _link_shards(work, links, progress.report)
+        check_work(work, fingerprint)
+        link_shards(work, links, progress.report)
         t0 = time.perf_counter()
         src_shards = _encode_side(model, src, work / "src", settings)
         tgt_shards = _encode_side(model, tgt, work / "tgt", settings)

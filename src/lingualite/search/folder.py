@@ -1,5 +1,6 @@
 """The index folder as readers see it: its identity (a replaced folder is noticed), opening its SQLite store
-consistently with that identity, and the errors of a folder that is gone or holds nothing."""
+consistently with that identity, the model it was built with, and the errors of a folder that is gone or holds
+nothing."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from lingualite.core.errors import LinguaLiteError
 from lingualite.search.store import DB_NAME, DocumentStore
 
-__all__ = ["NO_IDENTITY", "EmptyIndexError", "IndexGoneError", "identity", "open_store"]
+__all__ = ["NO_IDENTITY", "EmptyIndexError", "IndexGoneError", "identity", "model_for", "open_store"]
 
 
 class IndexGoneError(LinguaLiteError):
@@ -45,3 +46,25 @@ def open_store(path: Path) -> tuple[DocumentStore, tuple[int, int]]:
         if identity(path) == before:
             return store, before
         store.close()
+
+
+def model_for(path: Path, model: str | None = None) -> str:
+    """The model to use with the index ``path``: ``model``, or the one the index was built with when none is
+    given; a ``model`` that is not the index's is refused (before any slow model load)."""
+    from lingualite.search.encoder_check import normalize_spec
+
+    store = DocumentStore(Path(path) / DB_NAME)
+    try:
+        built = store.read_info().get("model_spec")
+    finally:
+        store.close()
+    if model is None:
+        if built is None:
+            raise LinguaLiteError(f"{path}: does not record the model it was built with; give --model")
+        return str(built)
+    if built is not None and built != normalize_spec(model):
+        raise LinguaLiteError(
+            f"{path}: was built with model {built}, not {normalize_spec(model)}; serve it with "
+            f"--model {built} (or leave --model out) or build a new index"
+        )
+    return model

@@ -44,7 +44,14 @@ from lingualite.search.build import FORMAT_VERSION, faiss_name, ingest, write_ne
 from lingualite.search.encoder_check import check_encoder, dense, normalize_spec, spec_of
 from lingualite.search.faiss_index import VectorIndex, rebuild
 from lingualite.search.floats import FLOATS_NAME, FloatFile
-from lingualite.search.folder import NO_IDENTITY, EmptyIndexError, IndexGoneError, identity, open_store
+from lingualite.search.folder import (
+    NO_IDENTITY,
+    EmptyIndexError,
+    IndexGoneError,
+    identity,
+    model_for,
+    open_store,
+)
 from lingualite.search.readers import check_source
 from lingualite.search.store import DB_NAME
 from lingualite.vectors.truncation import truncate
@@ -197,6 +204,12 @@ class SearchIndex:
             )
 
     # -- the model -----------------------------------------------------------------------------------------
+
+    @staticmethod
+    def model_for(path: Path, model: str | None = None) -> str:
+        """Which model to use with the index folder ``path``, without opening it (``model`` or the recorded one;
+        another model is refused): :func:`lingualite.search.folder.model_for`."""
+        return model_for(path, model)
 
     @property
     def model_spec(self) -> str:

@@ -171,7 +171,7 @@ def test_registered_opt_in_and_defaults_unchanged(tmp_path: Path, monkeypatch: p
     assert sources.DEFAULT_SOURCES == ("libreoffice", "bible", "ddtp")
     assert sources.SOURCES["libreoffice-ui"] is ui and "MPL-2.0" in sources.LICENCES["libreoffice-ui"]
     assert inspect.signature(sources.fetch_corpora).parameters["sources"].default == sources.DEFAULT_SOURCES
-    from lingualite.cli.main import data_fetch
+    from lingualite.cli.data_commands import data_fetch
 
     assert inspect.signature(data_fetch).parameters["sources"].default == ",".join(sources.DEFAULT_SOURCES)
     fetched: list[str] = []

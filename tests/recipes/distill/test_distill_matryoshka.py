@@ -12,6 +12,8 @@ from lingualite.core.errors import ConfigError
 from lingualite.encoders.matryoshka_dims import MATRYOSHKA_FILE, trained_dimensions
 from lingualite.recipes.distill.train_distill import train_distill as distill
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 
 def test_a_matryoshka_student_records_its_sizes(tiny_distill_config, tmp_path: Path) -> None:
     cfg = tiny_distill_config(matryoshka_dims=[8, 4, 2], optim={"max_steps": 4})

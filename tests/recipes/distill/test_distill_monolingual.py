@@ -19,6 +19,8 @@ from lingualite.recipes.distill.teacher import Teacher
 from lingualite.recipes.distill.train_distill import train_distill as distill
 from lingualite.recipes.distill.untranslated import MonolingualBatches, mixed_loss, read_monolingual
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 
 @pytest.mark.parametrize(
     ("data", "key"),

@@ -17,6 +17,8 @@ from lingualite.recipes.distill.ranker import asymmetric_teacher, ranker_corpus
 from lingualite.recipes.distill.teacher import Teacher
 from lingualite.recipes.distill.train_distill import train_distill as distill
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 RANKER = {"query_prompt": "query: ", "passage_prompt": "passage: ", "passage_sentences": 2}
 
 

@@ -11,6 +11,8 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.recipes.distill import teacher as teacher_module
 from lingualite.recipes.distill.teacher import Teacher, cache_key, encode_cached, load_teacher
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 
 class CountingTeacher:
     def __init__(self, fingerprint: str = "fake") -> None:

@@ -21,6 +21,8 @@ from lingualite.recipes.distill.teacher import Teacher
 from lingualite.recipes.distill.train_distill import train_distill as distill
 from lingualite.tokenization import load_tokenizer
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 
 def test_tiny_distillation_reduces_validation_mse(tiny_distill_config, tmp_path: Path) -> None:
     from sentence_transformers import SentenceTransformer

@@ -6,10 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 import yaml
 
 from lingualite.encoders.resolve import load_encoder
 from lingualite.recipes.distill.train_distill import train_distill as distill
+
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
 
 
 def test_static_student_learns_and_exports_a_static_embedding_folder(

@@ -18,6 +18,8 @@ from lingualite.recipes.monolingual.stage_evaluator import anisotropy
 from lingualite.recipes.monolingual.train_monolingual import train_monolingual
 from lingualite.vectors.retrieval import centred_unit
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 
 def test_centring_removes_the_common_direction() -> None:
     rng = np.random.default_rng(0)

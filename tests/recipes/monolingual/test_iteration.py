@@ -5,10 +5,13 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
 from lingualite.mining.pseudo_pairs import MinedPairs
 from lingualite.recipes.monolingual.iteration import mined_summary
 from lingualite.recipes.monolingual.truth import TranslationTruth
+
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
 
 
 def test_true_precision_at_the_previous_count_takes_the_best_scored_pairs_per_language_pair() -> None:

@@ -21,6 +21,8 @@ from lingualite.recipes.monolingual.paper_measures import PaperMeasures, resolve
 from lingualite.recipes.monolingual.train_monolingual import train_monolingual
 from lingualite.reproduce.protocols import paper_set_evaluator
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 
 def _short(root: Path, eval_dir: Path, tokenizer: Path, **evaluation: object) -> MonolingualConfig:
     cfg = tiny_config(root, classification_steps=6, tokenizer=tokenizer)

@@ -11,6 +11,8 @@ import pytest
 
 from lingualite.recipes.monolingual.seeds import aggregate_stages, seeds_markdown
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 ROOT = Path(__file__).resolve().parents[3]
 
 

@@ -18,6 +18,8 @@ from lingualite.config.parsing import from_dict
 from lingualite.core.errors import ConfigError, LinguaLiteError
 from lingualite.recipes.monolingual.train_monolingual import train_monolingual
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 
 def tiny_config(
     root: Path, classification_steps: int = 40, tokenizer: Path | None = None

@@ -14,6 +14,8 @@ from lingualite.config.parsing import from_dict
 from lingualite.core.errors import ConfigError, LinguaLiteError
 from lingualite.recipes.parallel.train_parallel import train_parallel as train
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 
 def tiny_config(corpus: Path, **optim) -> ParallelConfig:
     return from_dict(

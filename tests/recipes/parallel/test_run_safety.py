@@ -11,6 +11,8 @@ from test_parallel_train import tiny_config
 from lingualite.core.errors import LinguaLiteError
 from lingualite.recipes.parallel.train_parallel import train_parallel as train
 
+pytestmark = pytest.mark.slow  # trains a model: left out of the fast tier
+
 
 def test_every_recipe_refuses_a_folder_another_run_is_writing(locked_folder, synthetic_corpus: Path) -> None:
     from lingualite.config import MonolingualConfig
