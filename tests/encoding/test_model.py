@@ -25,7 +25,8 @@ def test_an_encoder_encodes_as_the_api_does_and_takes_sentence_transformers_name
     np.testing.assert_allclose(
         short, lingualite.encode(model, TEXTS, dimensions=8, normalize=False), atol=1e-6
     )
-    assert model.encode("one text").shape == (16,)
+    with pytest.raises(TypeError, match="one string"):  # one rule for every API that takes texts (guarantees)
+        model.encode("one text")
     with pytest.raises(ValueError, match="give one"):
         model.encode(TEXTS, dimensions=8, truncate_dim=4)
 

@@ -45,7 +45,7 @@ class Encoder:
 
     def encode(
         self,
-        texts: Sequence[str] | str,
+        texts: Sequence[str],
         *,
         normalize: bool = NORMALIZE,
         dimensions: int | None = None,
@@ -55,16 +55,16 @@ class Encoder:
         truncate_dim: int | None = None,
         normalize_embeddings: bool | None = None,
     ) -> np.ndarray:
-        """Vectors of ``texts`` (one text: one vector), as :func:`lingualite.encode` gives them: unit length
-        unless ``normalize=False``, the first ``dimensions`` (``truncate_dim``) components, at ``precision``."""
+        """Vectors of ``texts`` (a list: one string, bytes, a mapping or a set is a ``TypeError``, as everywhere
+        texts go), as :func:`lingualite.encode` gives them: unit length unless ``normalize=False``, the first
+        ``dimensions`` (``truncate_dim``) components, at ``precision``."""
         from lingualite.encoding.api import encode
 
         if batch_size is not None and hasattr(self.backend, "batch_size"):
             self.backend.batch_size = batch_size
-        one = isinstance(texts, str)
-        vectors = encode(
+        return encode(
             self.backend,
-            [texts] if one else list(texts),
+            texts,
             normalize=normalize,
             dimensions=dimensions,
             precision=precision,
@@ -72,7 +72,6 @@ class Encoder:
             truncate_dim=truncate_dim,
             normalize_embeddings=normalize_embeddings,
         )
-        return vectors[0] if one else vectors
 
     def folder(self) -> Path:
         """The model folder behind this encoder (a baseline name has none: an error)."""
