@@ -23,9 +23,12 @@ import numpy as np
 
 from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.everyday import is_everyday
-from lingualite.data.pairs import languages_of
-from lingualite.data.readers import read_tsv
-from lingualite.recipes.monolingual.documents import Document, MonolingualCorpus, language_of_document
+from lingualite.recipes.monolingual.documents import (
+    Document,
+    MonolingualCorpus,
+    document_pairs,
+    language_of_document,
+)
 
 
 def _unit(text: str) -> float:
@@ -51,27 +54,17 @@ def read_document_sides(
     sides: dict[str, dict[str, list[str]]] = {}
     owner: dict[tuple[str, str], Path] = {}
     dropped: Counter[str] = Counter()
-    for path in files:
-        src_lang, tgt_lang = languages_of(path)
-        if src_lang == "src":
-            raise LinguaLiteError(
-                f"{path}: put pair files under a folder named like en-fr to give their languages"
-            )
-        for pair in read_tsv(path):
-            if pair.doc_id is None:
-                raise LinguaLiteError(
-                    f"{pair.source}:{pair.line}: no document id (third column); monolingual mode needs documents"
-                )
-            for lang, text in ((src_lang, pair.src), (tgt_lang, pair.tgt)):
-                if lang not in wanted:
-                    continue
-                if owner.setdefault((pair.doc_id, lang), path) != path:
-                    dropped["lines_already_read_from_another_file"] += 1
-                    continue
-                if is_everyday(text):  # the held-out everyday set (lingualite.data.evalsets.everyday)
-                    dropped["everyday_sentences"] += 1
-                    continue
-                sides.setdefault(pair.doc_id, {}).setdefault(lang, []).append(text)
+    for path, src_lang, tgt_lang, pair in document_pairs(files):
+        for lang, text in ((src_lang, pair.src), (tgt_lang, pair.tgt)):
+            if lang not in wanted:
+                continue
+            if owner.setdefault((pair.doc_id, lang), path) != path:
+                dropped["lines_already_read_from_another_file"] += 1
+                continue
+            if is_everyday(text):  # the held-out everyday set (lingualite.data.evalsets.everyday)
+                dropped["everyday_sentences"] += 1
+                continue
+            sides.setdefault(pair.doc_id, {}).setdefault(lang, []).append(text)
     return sides, dropped
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +20,7 @@ import numpy as np
 from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.everyday import is_everyday
 from lingualite.data.pairs import languages_of
-from lingualite.data.readers import read_tsv
+from lingualite.data.readers import ParallelPair, read_tsv
 
 
 @dataclass
@@ -69,33 +70,23 @@ def build_monolingual_corpus(
     docs: dict[tuple[str, str], Document] = {}
     owner_file: dict[str, Path] = {}
     dropped: Counter[str] = Counter()
-    for path in files:
-        src_lang, tgt_lang = languages_of(path)
-        if src_lang == "src":
-            raise LinguaLiteError(
-                f"{path}: put pair files under a folder named like en-fr to give their languages"
-            )
-        for pair in read_tsv(path):
-            if pair.doc_id is None:
-                raise LinguaLiteError(
-                    f"{pair.source}:{pair.line}: no document id (third column); monolingual mode needs documents"
-                )
-            lang = language_of_document(pair.doc_id, wanted)
-            if lang == src_lang:
-                text = pair.src
-            elif lang == tgt_lang:
-                text = pair.tgt
-            else:
-                dropped["lines_of_documents_assigned_to_other_languages"] += 1
-                continue
-            if owner_file.setdefault(pair.doc_id, path) != path:
-                dropped["lines_already_read_from_another_file"] += 1
-                continue
-            if is_everyday(text):  # the held-out everyday set (lingualite.data.evalsets.everyday)
-                dropped["everyday_sentences"] += 1
-                continue
-            doc = docs.setdefault((lang, pair.doc_id), Document(pair.doc_id, lang, []))
-            doc.sentences.append(text)
+    for path, src_lang, tgt_lang, pair in document_pairs(files):
+        lang = language_of_document(pair.doc_id, wanted)
+        if lang == src_lang:
+            text = pair.src
+        elif lang == tgt_lang:
+            text = pair.tgt
+        else:
+            dropped["lines_of_documents_assigned_to_other_languages"] += 1
+            continue
+        if owner_file.setdefault(pair.doc_id, path) != path:
+            dropped["lines_already_read_from_another_file"] += 1
+            continue
+        if is_everyday(text):  # the held-out everyday set (lingualite.data.evalsets.everyday)
+            dropped["everyday_sentences"] += 1
+            continue
+        doc = docs.setdefault((lang, pair.doc_id), Document(pair.doc_id, lang, []))
+        doc.sentences.append(text)
     by_language: dict[str, list[Document]] = {lang: [] for lang in wanted}
     for doc in docs.values():
         if len(doc.sentences) < min_sentences:
@@ -132,3 +123,20 @@ def check_disjoint(corpus: MonolingualCorpus) -> None:
             other = seen.setdefault(doc.doc_id, lang)
             if other != lang:
                 raise LinguaLiteError(f"document {doc.doc_id!r} is in both {other} and {lang}")
+
+
+def document_pairs(files: list[Path]) -> Iterator[tuple[Path, str, str, ParallelPair]]:
+    """Every pair of ``files`` with its file and its two languages (from the folder name, e.g. ``en-fr``);
+    a file outside such a folder, or a pair without a document id, is a one-line error."""
+    for path in files:
+        src_lang, tgt_lang = languages_of(path)
+        if src_lang == "src":
+            raise LinguaLiteError(
+                f"{path}: put pair files under a folder named like en-fr to give their languages"
+            )
+        for pair in read_tsv(path):
+            if pair.doc_id is None:
+                raise LinguaLiteError(
+                    f"{pair.source}:{pair.line}: no document id (third column); monolingual mode needs documents"
+                )
+            yield path, src_lang, tgt_lang, pair
