@@ -429,3 +429,13 @@ def test_gimp_help_reads_each_language_folder_and_fetches_english_too(
     assert asked == [["gimp-help-en", "gimp-help-ja", "gimp-help-pt-br"]]
     with pytest.raises(LinguaLiteError, match="fetch it first"):
         gimp_help.extract(tmp_path / "empty", out, ["ja"])
+
+
+def test_no_text_is_an_error_that_keeps_an_earlier_output(tmp_path: Path) -> None:
+    from lingualite.data.sources.documents import write_lines
+
+    path = tmp_path / "ko.txt"
+    assert write_lines(path, ["첫 문장입니다."], "pkg") == 1
+    with pytest.raises(LinguaLiteError, match="no text found for ko"):
+        write_lines(path, [], "pkg")
+    assert path.read_text(encoding="utf-8") == "첫 문장입니다.\n"

@@ -15,7 +15,7 @@ form of a truly parallel source. :func:`text_paragraphs` splits plain text at bl
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from lingualite.core.errors import LinguaLiteError
@@ -25,7 +25,14 @@ from lingualite.data.sources.monolingual import english, own_script, scriptural
 from lingualite.data.sources.plain_text import prose_sentences
 from lingualite.text.segmentation import join_lines
 
-__all__ = ["MULTIWAY", "kept_sentences", "text_paragraphs", "write_lines", "write_multiway"]
+__all__ = [
+    "MULTIWAY",
+    "kept_sentences",
+    "text_paragraphs",
+    "write_languages",
+    "write_lines",
+    "write_multiway",
+]
 
 MULTIWAY = "multiway.tsv"  # the name of a parallel source's aligned file, beside its <lang>.txt files
 # "the": no other supported language has this word, and a translated book or tutorial that left a paragraph
@@ -70,10 +77,26 @@ def write_lines(path: Path, lines: Iterable[str], where: str) -> int:
         for line in lines:
             fh.write(line + "\n")
             n += 1
-    if n == 0:
-        path.unlink(missing_ok=True)
-        raise LinguaLiteError(f"{where}: no text found for {path.stem}; fetch its package first")
+        if n == 0:  # raised before the swap: an earlier output at ``path`` stays as it was
+            raise LinguaLiteError(f"{where}: no text found for {path.stem}; fetch its package first")
     return n
+
+
+def write_languages(
+    paths: Mapping[str, Path], pages: Callable[[str], Iterable[str]], where: Callable[[str], Path]
+) -> dict[str, int]:
+    """Each language's kept sentences (:func:`kept_sentences`) of ``pages(lang)`` into ``paths[lang]``; in the
+    other languages, a paragraph also in the English pages (left untranslated) is left out. Returns sentences
+    per language; ``where(lang)``: the folder a missing language's error names."""
+    english = frozenset(pages("en"))
+    return {
+        lang: write_lines(
+            path,
+            kept_sentences(pages(lang), lang, english if lang != "en" else frozenset()),
+            str(where(lang)),
+        )
+        for lang, path in paths.items()
+    }
 
 
 def write_multiway(path: Path, rows: Iterable[tuple[str, Mapping[str, str]]], langs: Sequence[str]) -> int:

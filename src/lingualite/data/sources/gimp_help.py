@@ -21,7 +21,7 @@ from pathlib import Path
 from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS, locale_name
-from lingualite.data.sources.documents import kept_sentences, write_lines
+from lingualite.data.sources.documents import write_languages
 from lingualite.data.sources.plain_text import html_paragraphs
 
 __all__ = ["NAME", "PACKAGES", "REGISTER", "extract", "fetch", "lacking", "outputs"]
@@ -75,10 +75,8 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
     root = Path(raw)
     if not (root / _HELP / "en").is_dir():
         raise LinguaLiteError(f"{root}: no unpacked gimp-help-en ({_HELP}/en); fetch it first")
-    english = frozenset(_pages(root, "en"))
-    counts: dict[str, int] = {}
-    for lang, path in outputs(out_dir, langs).items():
-        exclude = english if lang != "en" else frozenset()
-        sentences = kept_sentences(_pages(root, lang), lang, exclude)
-        counts[lang] = write_lines(path, sentences, str(root / _HELP / locale_name(lang)))
-    return counts
+    return write_languages(
+        outputs(out_dir, langs),
+        lambda lang: _pages(root, lang),
+        lambda lang: root / _HELP / locale_name(lang),
+    )

@@ -23,7 +23,7 @@ from pathlib import Path
 from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS, clean_text
-from lingualite.data.sources.documents import kept_sentences, write_lines
+from lingualite.data.sources.documents import write_languages
 
 __all__ = ["LOCALES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "outputs", "paragraphs"]
 
@@ -78,10 +78,6 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
     root = Path(raw)
     if not (root / _HTML / LOCALES["en"]).is_dir():
         raise LinguaLiteError(f"{root}: no unpacked {PACKAGE} ({_HTML}/en-US); fetch it first")
-    english = frozenset(_book(root, "en"))
-    counts: dict[str, int] = {}
-    for lang, path in outputs(out_dir, langs).items():
-        exclude = english if lang != "en" else frozenset()
-        sentences = kept_sentences(_book(root, lang), lang, exclude)
-        counts[lang] = write_lines(path, sentences, str(root / _HTML / LOCALES[lang]))
-    return counts
+    return write_languages(
+        outputs(out_dir, langs), lambda lang: _book(root, lang), lambda lang: root / _HTML / LOCALES[lang]
+    )
