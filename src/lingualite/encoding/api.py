@@ -88,12 +88,13 @@ def _texts(texts: Sequence[str]) -> list[str]:
 
 
 def _encoder(model: Any, threads: int | None, batch_size: int | None, device: str = "auto") -> Any:
-    """A loaded encoder as given, or the one a spec names."""
-    if not isinstance(model, str | Path):
-        return model
-    from lingualite.encoders.resolve import load_encoder
+    """A loaded encoder as given, or the one a spec names; ``batch_size``, when given, set on either."""
+    if isinstance(model, str | Path):
+        from lingualite.encoders.resolve import load_encoder
 
-    encoder = load_encoder(model, threads=threads, device=device)
+        encoder = load_encoder(model, threads=threads, device=device)
+    else:
+        encoder = model
     if batch_size is not None and hasattr(encoder, "batch_size"):
         encoder.batch_size = batch_size
     return encoder

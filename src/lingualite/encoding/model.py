@@ -60,11 +60,10 @@ class Encoder:
         ``dimensions`` (``truncate_dim``) components, at ``precision``."""
         from lingualite.encoding.api import encode
 
-        if batch_size is not None and hasattr(self.backend, "batch_size"):
-            self.backend.batch_size = batch_size
         return encode(
             self.backend,
             texts,
+            batch_size=batch_size,
             normalize=normalize,
             dimensions=dimensions,
             precision=precision,
