@@ -54,6 +54,8 @@ def fit_orthogonal_projection(teacher: np.ndarray, student: np.ndarray) -> Proje
     (what the recipe's PCA keeps; from the teacher alone), turned by the rotation that best sends the teacher's
     coordinates there onto the student's vectors (square orthogonal Procrustes, exact for a student that is
     that PCA up to a rotation). Needs student_dim <= teacher_dim and more sentences than student_dim."""
+    from scipy.linalg import orthogonal_procrustes
+
     t, s = np.asarray(teacher, dtype=np.float64), np.asarray(student, dtype=np.float64)
     k = s.shape[1]
     if k > t.shape[1]:
@@ -62,8 +64,7 @@ def fit_orthogonal_projection(teacher: np.ndarray, student: np.ndarray) -> Proje
         raise ValueError(f"{len(t)} sentences cannot fit a {k}-d projection; give more calibration text")
     basis = np.linalg.svd(t, full_matrices=False)[2][:k]  # (k, dt), uncentred PCA of the teacher
     z = _unit(t @ basis.T)
-    u, _, vt = np.linalg.svd(_unit(s).T @ z)  # (k, k)
-    rotation = u @ vt
+    rotation = orthogonal_procrustes(z, _unit(s))[0].T  # (k, k): z @ rotation.T ~ the student's vectors
     return Projection(
         (rotation @ basis).astype(np.float32),
         None,
