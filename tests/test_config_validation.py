@@ -136,7 +136,6 @@ def test_every_shipped_config_names_its_recipe(caplog: pytest.LogCaptureFixture)
     assert modes == {
         "distill": "distill",
         "distill-static": "distill",
-        "distill-usem": "distill",
         "distill-ranker": "distill",
         "monolingual": "monolingual",
         "monolingual-paper": "monolingual",

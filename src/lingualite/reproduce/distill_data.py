@@ -1,0 +1,82 @@
+"""The data the shipped distillation recipes read (``configs/distill.yaml``, ``configs/distill-static.yaml``):
+``lingualite data fetch --for distill`` and step 1 of ``lingualite models build``.
+
+A 1-layer student learns the text it is distilled on (docs/research/out-of-domain.md), so the shipped recipes
+read every register the packages give in all 13 languages, not only the default pairs of the quickstart:
+
+- the default pairs (LibreOffice help, Bible, DDTP) in ``prepared/en-xx``, exactly as the quickstart prepares
+  them (:func:`lingualite.reproduce.quickstart.prepare_default_data`);
+- two more pair sources, each prepared in its own folder so that their held-out documents stay a register of
+  their own (:data:`REGISTER_PAIR_FOLDERS`): LibreOffice UI strings and game text;
+- untranslated text whose target is the teacher's own vector (:data:`TEXT_SOURCES`): fortunes, man pages and
+  the Debian Reference, and each language's most frequent words.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Protocol
+
+from lingualite.data.cleaning import CleaningConfig
+from lingualite.data.sources import fetch_corpora
+from lingualite.data.split import SplitConfig
+
+__all__ = ["REGISTER_PAIR_FOLDERS", "REGISTER_SPLIT", "TEXT_SOURCES", "prepare_distill_data"]
+
+# pair source -> the folder under the data dir its en-xx pairs are prepared in (the configs' globs name them)
+REGISTER_PAIR_FOLDERS: dict[str, str] = {"libreoffice-ui": "prepared-ui", "games": "prepared-games"}
+# text sources read as data.monolingual_files (<data dir>/corpora/<source>/<lang>.txt)
+TEXT_SOURCES: tuple[str, ...] = ("monolingual", "lexicon")
+# UI strings and game files are few documents (a catalogue, a campaign): a larger held-out share than the
+# default pairs' 3% / 5% keeps enough test pairs per language for the register table.
+REGISTER_SPLIT = SplitConfig(valid_fraction=0.05, test_fraction=0.1, seed=0)
+
+
+class _Printer(Protocol):
+    def print(self, text: object) -> None: ...
+
+
+def _prepare_register(inputs: Path, lang: str, out: Path, lang_id: bool) -> str:
+    from lingualite.data.prepare import prepare_corpus
+
+    result = prepare_corpus([inputs], "en", lang, out, CleaningConfig(lang_id=lang_id), split=REGISTER_SPLIT)
+    return f"{out.parent.name}/en-{lang}: kept {result.stats['kept']}"
+
+
+def prepare_distill_data(
+    data_dir: Path, langs: tuple[str, ...], console: _Printer, no_lang_id: bool = False
+) -> dict[str, list[Path]]:
+    """Fetch and prepare everything the shipped distill configs read (each step skipped when done already).
+
+    :return: the prepared pair folders by kind (``prepared`` and each of :data:`REGISTER_PAIR_FOLDERS`).
+    """
+    from lingualite.reproduce.quickstart import prepare_default_data
+
+    folders = {"prepared": prepare_default_data(data_dir, langs, console, no_lang_id=no_lang_id)}
+    corpora = data_dir / "corpora"
+    fetch_corpora(
+        corpora,
+        langs=langs,
+        sources=(*REGISTER_PAIR_FOLDERS, *TEXT_SOURCES),
+        cache_dir=data_dir / "cache",
+        progress=console.print,
+    )
+    todo = []
+    for source, folder in REGISTER_PAIR_FOLDERS.items():
+        folders[folder] = []
+        for lang in langs:
+            corpus, out = corpora / source / f"en-{lang}.tsv", data_dir / folder / f"en-{lang}"
+            if not corpus.is_file():
+                continue  # fetch_corpora said why
+            folders[folder].append(out)
+            if not (out / "stats.json").is_file():
+                todo.append((corpus, lang, out))
+    if todo:
+        console.print(f"preparing {len(todo)} UI and game pair files (clean, dedup, split by document)")
+        with ProcessPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as pool:
+            jobs = [pool.submit(_prepare_register, c, lang, out, not no_lang_id) for c, lang, out in todo]
+            for job in jobs:
+                console.print(job.result())
+    return folders

@@ -1,0 +1,76 @@
+"""The data of the shipped distill configs: every pair register prepared in its own folder, each step once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lingualite.config import load_distill_config
+from lingualite.core.progress import LinePrinter
+from lingualite.data.pairs import expand_files
+from lingualite.reproduce import distill_data
+
+
+def _corpus(path: Path, docs: int = 40) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = [
+        f"Press the button number {d} {i} to open the menu\tAppuyez sur le bouton numéro {d} {i} pour ouvrir le menu"
+        f"\tloui:doc{d}"
+        for d in range(docs)
+        for i in range(3)
+    ]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+
+@pytest.fixture()
+def offline(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """No package download: the fetch is recorded, the default pairs are taken as prepared."""
+    fetched: list[tuple[str, ...]] = []
+    monkeypatch.setattr(
+        distill_data, "fetch_corpora", lambda out, langs, sources, **_: fetched.append(sources)
+    )
+    monkeypatch.setattr(
+        "lingualite.reproduce.quickstart.prepare_default_data", lambda data_dir, langs, console, **_: []
+    )
+    return fetched
+
+
+def test_each_pair_register_is_prepared_in_its_own_folder_once(tmp_path: Path, offline: list) -> None:
+    for source in distill_data.REGISTER_PAIR_FOLDERS:
+        _corpus(tmp_path / "corpora" / source / "en-fr.tsv")
+    said: list[str] = []
+    folders = distill_data.prepare_distill_data(tmp_path, ("fr",), LinePrinter(said.append), no_lang_id=True)
+    assert offline == [("libreoffice-ui", "games", "monolingual", "lexicon")]
+    for folder in ("prepared-ui", "prepared-games"):
+        assert folders[folder] == [tmp_path / folder / "en-fr"]
+        splits = {
+            s: (tmp_path / folder / "en-fr" / f"{s}.tsv").read_text().splitlines() for s in ("train", "test")
+        }
+        assert splits["train"] and splits["test"]
+        docs = {split: {row.split("\t")[2] for row in rows} for split, rows in splits.items()}
+        assert not docs["train"] & docs["test"]  # split by document
+    assert any("preparing 2 UI and game pair files" in line for line in said)
+    said.clear()
+    distill_data.prepare_distill_data(tmp_path, ("fr",), LinePrinter(said.append), no_lang_id=True)
+    assert not any("preparing" in line for line in said)  # done already: not redone
+
+
+def test_a_language_a_source_lacks_is_left_out(tmp_path: Path, offline: list) -> None:
+    _corpus(tmp_path / "corpora" / "games" / "en-fr.tsv")
+    folders = distill_data.prepare_distill_data(
+        tmp_path, ("fr",), LinePrinter(lambda _: None), no_lang_id=True
+    )
+    assert folders["prepared-ui"] == [] and folders["prepared-games"] == [
+        tmp_path / "prepared-games" / "en-fr"
+    ]
+
+
+def test_the_shipped_config_reads_what_it_prepares_and_says_how_when_missing(tmp_path: Path) -> None:
+    cfg = load_distill_config("distill", tmp_path)
+    folders = {Path(p).relative_to(tmp_path).parts[0] for p in cfg.data.train_files}
+    assert folders == {"prepared", *distill_data.REGISTER_PAIR_FOLDERS.values()}
+    texts = {Path(p).relative_to(tmp_path / "corpora").parts[0] for p in cfg.data.monolingual_files}
+    assert texts == set(distill_data.TEXT_SOURCES)
+    with pytest.raises(Exception, match="lingualite data fetch --for distill"):
+        expand_files(cfg.data.train_files, "training")
