@@ -130,3 +130,11 @@ def test_the_use_m_table_and_pieces() -> None:
     assert start[-1] == inside[-1] and len(start) == len(inside) + 1  # the word start adds ▁
     assert teacher.pieces("", False) == []
     assert 0.1 < float(np.sqrt((teacher.table[:1000] ** 2).mean())) < 1.0
+
+
+def test_special_tokens_of_a_bare_tokenizer_json_are_skipped_too() -> None:
+    vocab = {t: i for i, t in enumerate(SPECIALS + WORDS)}
+    backend = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]", continuing_subword_prefix="##"))
+    backend.add_special_tokens(SPECIALS)
+    bare = PreTrainedTokenizerFast(tokenizer_object=backend)  # no special tokens declared to transformers
+    assert [t is None for t in token_texts(bare)] == [True] * len(SPECIALS) + [False] * len(WORDS)
