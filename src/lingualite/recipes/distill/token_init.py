@@ -100,7 +100,9 @@ def _use_m_tokens() -> TeacherTokens:
 
 def token_texts(tokenizer: PreTrainedTokenizerFast) -> list[tuple[str, bool] | None]:
     """``(text, word_start)`` of each student token id, None for special tokens (and empty texts)."""
-    special = set(tokenizer.all_special_ids)  # and the backend's own, for a tokenizer read from tokenizer.json
+    special = set(
+        tokenizer.all_special_ids
+    )  # and the backend's own, for a tokenizer read from tokenizer.json
     special |= {i for i, t in tokenizer.backend_tokenizer.get_added_tokens_decoder().items() if t.special}
     model = tokenizer.backend_tokenizer.model
     prefix = getattr(model, "continuing_subword_prefix", None)  # WordPiece: "##"
