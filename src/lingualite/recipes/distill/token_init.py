@@ -100,9 +100,8 @@ def _use_m_tokens() -> TeacherTokens:
 
 def token_texts(tokenizer: PreTrainedTokenizerFast) -> list[tuple[str, bool] | None]:
     """``(text, word_start)`` of each student token id, None for special tokens (and empty texts)."""
-    special = set(
-        tokenizer.all_special_ids
-    )  # and the backend's own, for a tokenizer read from tokenizer.json
+    # transformers' special tokens and the backend's own (a tokenizer read from a bare tokenizer.json)
+    special = set(tokenizer.all_special_ids)
     special |= {i for i, t in tokenizer.backend_tokenizer.get_added_tokens_decoder().items() if t.special}
     model = tokenizer.backend_tokenizer.model
     prefix = getattr(model, "continuing_subword_prefix", None)  # WordPiece: "##"
