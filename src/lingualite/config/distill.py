@@ -109,9 +109,16 @@ class StudentConfig(EncoderConfig):
     :mod:`lingualite.recipes.distill.static_student`); the transformer fields are then unused.
 
     :param kind: ``transformer`` (a BERT-style student) or ``static`` (a token table, mean pooled).
+    :param init_embeddings: ``random`` (default: the usual random init) or ``teacher`` (issue #40): each
+        token row of the student's own vocabulary starts from the teacher's token table, the mean of the rows
+        of the teacher's pieces for the token's text, mapped to the student's width by PCA and scaled to the
+        random init's size (:mod:`lingualite.recipes.distill.token_init`). Needs ``teacher.name: use-m``.
     """
 
+    INIT_EMBEDDINGS: ClassVar[tuple[str, ...]] = ("random", "teacher")
+
     kind: Literal["transformer", "static"] = "transformer"
+    init_embeddings: Literal["random", "teacher"] = "random"
     num_layers: int = 1
     hidden_size: int = 128
     num_heads: int = 2
@@ -120,6 +127,10 @@ class StudentConfig(EncoderConfig):
 
     def validate(self, section: str = "student") -> None:
         super().validate(section)
+        if self.init_embeddings not in self.INIT_EMBEDDINGS:
+            raise ConfigError(
+                f"{section}.init_embeddings: {self.init_embeddings!r} is not one of {list(self.INIT_EMBEDDINGS)}"
+            )
 
 
 @dataclass
@@ -187,11 +198,25 @@ class RankerConfig:
 @dataclass
 class DistillOptimConfig(PairOptimConfig):
     """Paper 002: Adam, batch 128, 10% warm-up, lr 2e-5 for 20 epochs; a student trained from scratch in
-    minutes needs a larger lr."""
+    minutes needs a larger lr.
+
+    :param loss: the distance between the student's vector and the teacher's (PCA-reduced) one, for both
+        sides of a pair and the monolingual sentences: ``mse`` (default, paper 002 Eq. 2), ``cosine``
+        (mean ``1 - cos``: ignores the vector's length, which users discard when comparing by cosine) or
+        ``mse+cosine`` (their sum). See :class:`lingualite.recipes.distill.loss.MultilingualMSELoss`.
+    """
+
+    LOSSES: ClassVar[tuple[str, ...]] = ("mse", "cosine", "mse+cosine")
 
     max_steps: int | None = 8000
     eval_every: int = 1000
     log_every: int = 50
+    loss: Literal["mse", "cosine", "mse+cosine"] = "mse"
+
+    def validate(self) -> None:
+        super().validate()
+        if self.loss not in self.LOSSES:
+            raise ConfigError(f"optim.loss: {self.loss!r} is not one of {list(self.LOSSES)}")
 
 
 @dataclass
@@ -220,5 +245,12 @@ class DistillConfig(RecipeConfig):
     matryoshka_weights: list[float] | None = None
 
     def check(self, where: str) -> None:
+        self.optim.validate()
+        self.student.validate()
+        if self.student.init_embeddings == "teacher" and self.teacher.name != "use-m":
+            raise ConfigError(
+                f"{where}: student.init_embeddings: teacher needs teacher.name: use-m (its token table), "
+                f"not {self.teacher.name!r}"
+            )
         dimension = self.pca.dim if self.pca.enabled else None  # else the teacher's: checked at the run
         check_matryoshka(self.matryoshka_dims, self.matryoshka_weights, dimension, where, "pca.dim")

@@ -40,6 +40,18 @@ def test_shipped_config_is_paper_002_shaped() -> None:
         ({"data": {"max_seq_length": 4}}, "student.max_seq_length"),  # its old place, read as the new
         ({"teacher": {"max_seq_length": 2}}, "teacher.max_seq_length"),
         ({"optim": {"eval_every": 0}}, "optim.eval_every"),
+        (
+            {"optim": {"loss": "l1"}},
+            r"test.optim.loss: 'l1' is not one of \['mse', 'cosine', 'mse\+cosine'\]",
+        ),
+        (
+            {"student": {"init_embeddings": "bert"}},
+            r"student.init_embeddings: 'bert' is not one of \['random'",
+        ),
+        (
+            {"student": {"init_embeddings": "teacher"}, "teacher": {"name": "minilm"}},
+            "student.init_embeddings: teacher needs teacher.name: use-m",
+        ),
     ],
 )
 def test_bad_values_name_their_key(data: dict, key: str) -> None:
@@ -54,3 +66,11 @@ def test_epochs_decide_the_steps_when_set() -> None:
     assert planned_steps(cfg.optim, 1000) == 250
     capped, _ = apply_call_options(cfg, RunOptions(max_steps=7))
     assert planned_steps(capped.optim, 1000) == 7  # --max-steps overrides both
+
+
+def test_the_issue_40_levers_are_off_by_default_and_checked_in_python_built_configs() -> None:
+    cfg = DistillConfig()
+    assert (cfg.student.init_embeddings, cfg.optim.loss) == ("random", "mse")  # today's behaviour
+    cfg.optim.loss = "huber"  # type: ignore[assignment]
+    with pytest.raises(ConfigError, match="optim.loss: 'huber'"):
+        cfg.check("python")

@@ -59,3 +59,32 @@ def test_without_matryoshka_dims_the_loss_is_unchanged_and_one_column_is_plain_m
     assert float(MultilingualMSELoss()(s, t, teacher)[0]) == float(MultilingualMSELoss([3])(s, t, teacher)[0])
     one, parts = MultilingualMSELoss().vectors_loss([s], teacher)
     assert float(one) == float(torch.nn.functional.mse_loss(s, teacher)) and parts == {}
+
+
+def test_cosine_loss_ignores_the_length_and_mse_does_not() -> None:
+    teacher = torch.tensor([[1.0, 2.0, 0.0], [0.0, 0.0, 3.0]])
+    longer = 2.5 * teacher  # parallel, of another length
+    cosine, _ = MultilingualMSELoss(distance="cosine")(longer, 0.1 * teacher, teacher)
+    assert float(cosine) == pytest.approx(0.0, abs=1e-6)
+    mse, _ = MultilingualMSELoss()(longer, 0.1 * teacher, teacher)
+    assert float(mse) > 0.5
+
+
+def test_cosine_loss_is_the_mean_of_one_minus_cos_and_the_sum_adds_the_mse() -> None:
+    teacher = torch.tensor([[1.0, 0.0], [1.0, 1.0]])
+    source = torch.tensor([[0.0, 2.0], [1.0, 1.0]])  # cos 0 and 1 -> 1 - cos: 1 and 0
+    target = torch.tensor([[-1.0, 0.0], [2.0, 2.0]])  # cos -1 and 1 -> 2 and 0
+    cosine, parts = MultilingualMSELoss(distance="cosine")(source, target, teacher)
+    assert float(cosine) == pytest.approx(((1 + 0) / 2 + (2 + 0) / 2) / 2)
+    # source - teacher: [-1,2],[0,0] -> 5/4; target - teacher: [-2,0],[1,1] -> 6/4
+    assert float(parts["mse_source"]) == pytest.approx(5 / 4)  # the parts stay the MSE (comparable logs)
+    both, _ = MultilingualMSELoss(distance="mse+cosine")(source, target, teacher)
+    assert float(both) == pytest.approx(0.75 + (5 / 4 + 6 / 4) / 2)
+    one_column = MultilingualMSELoss(distance="cosine").vectors_loss([source], teacher)[0]
+    assert float(one_column) == pytest.approx(0.5)  # the monolingual term's rule
+
+
+def test_an_unknown_distance_is_refused() -> None:
+    with pytest.raises(ValueError, match="one of"):
+        MultilingualMSELoss(distance="l1")  # type: ignore[arg-type]
+    assert MultilingualMSELoss().plain_mse and not MultilingualMSELoss(distance="cosine").plain_mse

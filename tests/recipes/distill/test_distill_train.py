@@ -177,3 +177,37 @@ def test_a_run_killed_before_its_first_checkpoint_logs_step_0_once(
     distill(tiny_distill_config(), run, resume=True, progress=False)  # what --resume does after such a kill
     steps = [json.loads(line)["step"] for line in (run / "metrics.jsonl").read_text().splitlines()]
     assert steps == sorted(set(steps)) and steps[0] == 0
+
+
+@pytest.mark.parametrize(("kind", "loss"), [("transformer", "cosine"), ("static", "mse+cosine")])
+def test_issue_40_levers_teacher_token_rows_and_cosine_loss(
+    tiny_distill_config, tmp_path: Path, monkeypatch, kind: str, loss: str
+) -> None:
+    from lingualite.recipes.distill.token_init import TeacherTokens
+
+    rng = np.random.default_rng(0)
+    bag = rng.normal(size=(64, 12)).astype(np.float32)
+    table = rng.normal(size=(51, 24)).astype(np.float32)
+
+    def encode(texts: list[str]) -> np.ndarray:
+        return np.stack([bag[[hash(w) % 64 for w in t.split()]].mean(0) for t in texts])
+
+    def pieces(text: str, word_start: bool) -> list[int]:  # a piece per character, 50 for the word start
+        return [ord(c) % 50 for c in text if c != "x"] + ([50] if word_start else [])
+
+    monkeypatch.setattr(train_module, "load_teacher", lambda *a, **k: Teacher("numpy", encode, "numpy-bag"))
+    monkeypatch.setattr(train_module, "teacher_tokens", lambda name: TeacherTokens(table, pieces))
+    cfg = tiny_distill_config(
+        teacher={"name": "use-m"},
+        student={"kind": kind, "init_embeddings": "teacher"},
+        optim={"max_steps": 3, "loss": loss},
+    )
+    result = distill(cfg, tmp_path / "run", progress=False)
+    counts = result.summary["token_init"]
+    assert counts["from_teacher"] > 100 and counts["special"] >= 4
+    total = counts["from_teacher"] + counts["random"] + counts["special"]
+    assert total == result.summary["student"]["vocab_size"]
+    assert counts["teacher_table"] == [51, 24]
+    assert np.isfinite(result.summary["final_metrics"]["valid_mse"])
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["token_init"] == counts

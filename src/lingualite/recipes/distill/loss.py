@@ -4,6 +4,7 @@ prefixes of the vectors (Matryoshka Representation Learning, Kusupati et al. 202
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import torch
 from torch import nn
@@ -55,6 +56,14 @@ class MultilingualMSELoss(nn.Module):
       a vector. sentence-transformers' ``MatryoshkaLoss`` around ``MSELoss`` renormalises the student's
       prefix but not the teacher's (``labels[..., :dim]``), a pair that can never match; we renormalise both.
 
+    Distance (``optim.loss``, issue #40): ``mse`` (default) is the MSE above, paper 002's Eq. 2.
+    ``cosine`` replaces it by the mean of ``1 - cos(S(x), T(x))`` (:func:`cosine_distance`), which ignores the
+    vector's length: users compare the student's vectors by cosine, which discards the length, so the
+    student's capacity goes to the direction only. Its scale differs from the MSE's (``1 - cos`` is in
+    [0, 2] whatever the vectors' size), which changes the effective learning rate under Adam little.
+    ``mse+cosine`` is their sum: the direction, with the MSE still anchoring the length. Only the full
+    vector's term changes; Matryoshka prefix terms are already cosine-like (see above).
+
     With ``pca.enabled: false`` the teacher's prefix is a plain subset of its coordinates, not a summary:
     keep PCA on for Matryoshka training. Parts gain ``mse@d``.
 
@@ -66,9 +75,15 @@ class MultilingualMSELoss(nn.Module):
     """
 
     def __init__(
-        self, matryoshka_dims: Sequence[int] | None = None, matryoshka_weights: Sequence[float] | None = None
+        self,
+        matryoshka_dims: Sequence[int] | None = None,
+        matryoshka_weights: Sequence[float] | None = None,
+        distance: Literal["mse", "cosine", "mse+cosine"] = "mse",
     ) -> None:
         super().__init__()
+        if distance not in ("mse", "cosine", "mse+cosine"):
+            raise ValueError(f"distance: {distance!r} is not one of ['mse', 'cosine', 'mse+cosine']")
+        self.distance = distance
         from sentence_transformers.sentence_transformer.losses import MSELoss
 
         # MSELoss only needs a model for its optional projection; its distance reduction is what we reuse.
@@ -95,12 +110,12 @@ class MultilingualMSELoss(nn.Module):
         parts ``mse@d`` for the prefixes."""
         teacher = teacher.detach()
         if self.terms is None:
-            return self.mse.compute_loss_from_embeddings(columns, [teacher] * len(columns)), {}
+            return self.full_loss(columns, teacher), {}
         total: torch.Tensor | float = 0.0
         parts: dict[str, torch.Tensor] = {}
         for dim, weight in self.terms:
             if dim == teacher.shape[-1]:
-                term = self.mse.compute_loss_from_embeddings(columns, [teacher] * len(columns))
+                term = self.full_loss(columns, teacher)
             else:
                 prefix = shrink(teacher, dim)
                 term = self.mse.compute_loss_from_embeddings(
@@ -109,3 +124,22 @@ class MultilingualMSELoss(nn.Module):
                 parts[f"mse@{dim}"] = term.detach()
             total = total + weight * term
         return total, parts  # type: ignore[return-value]
+
+    @property
+    def plain_mse(self) -> bool:
+        """The paper's loss: the MSE of the full vectors only (no Matryoshka sizes, no cosine)."""
+        return self.terms is None and self.distance == "mse"
+
+    def full_loss(self, columns: list[torch.Tensor], teacher: torch.Tensor) -> torch.Tensor:
+        """``optim.loss`` between the full vectors: the mean over ``columns`` of the MSE, ``1 - cos``, or both."""
+        loss: torch.Tensor | float = 0.0
+        if self.distance in ("mse", "mse+cosine"):
+            loss = self.mse.compute_loss_from_embeddings(columns, [teacher] * len(columns))
+        if self.distance in ("cosine", "mse+cosine"):
+            loss = loss + sum(cosine_distance(c, teacher) for c in columns) / len(columns)
+        return loss  # type: ignore[return-value]
+
+
+def cosine_distance(student: torch.Tensor, teacher: torch.Tensor) -> torch.Tensor:
+    """Mean over the batch of ``1 - cos(student_i, teacher_i)``: 0 for parallel vectors of any lengths."""
+    return (1 - nn.functional.cosine_similarity(student.float(), teacher.float(), dim=-1)).mean()

@@ -70,6 +70,7 @@ from lingualite.recipes.distill.stages import prepare_projection, teacher_vector
 from lingualite.recipes.distill.static_student import StaticStudent, special_token_ids
 from lingualite.recipes.distill.student import StudentEncoder
 from lingualite.recipes.distill.teacher import load_teacher, teacher_tokenizer_folder
+from lingualite.recipes.distill.token_init import init_from_teacher, teacher_tokens
 from lingualite.recipes.distill.untranslated import (
     MonolingualBatches,
     mixed_loss,
@@ -162,17 +163,21 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
     torch.manual_seed(cfg.seed)
     student = _new_student(cfg, len(tokenizer), int(targets.shape[1]), tokenizer)
     student.match_output_scale(float(targets.pow(2).mean().sqrt()))
+    if cfg.student.init_embeddings == "teacher":  # issue #40: rows from the teacher's token table
+        teacher_table = teacher_tokens(cfg.teacher.name)
+        summary["token_init"] = init_from_teacher(student.token_embeddings(), tokenizer, teacher_table)
+        del teacher_table
     summary.update(_describe(cfg, student, num_pairs, total_steps))
     run.write_config(cfg.to_dict())
     if not cfg.pca.enabled:  # the student's dimension is the teacher's own: known only now
         source = "the teacher's, pca.enabled: false"
         check_matryoshka(cfg.matryoshka_dims, cfg.matryoshka_weights, student.output_dim, "config", source)
-    loss_fn = MultilingualMSELoss(cfg.matryoshka_dims, cfg.matryoshka_weights)
+    loss_fn = MultilingualMSELoss(cfg.matryoshka_dims, cfg.matryoshka_weights, distance=cfg.optim.loss)
     device = resolve_device(opts.device)
     announce(device, opts.device)  # once: an ST teacher on the same device said the same line
     student.to(device)
     step_fn, batch_of = _student_step(
-        data, batches, collator, pair_rows, mono_batches, targets, device, loss_fn, bool(cfg.matryoshka_dims)
+        data, batches, collator, pair_rows, mono_batches, targets, device, loss_fn
     )
     validator = (
         DistillValidator(valid_sets, valid_targets, tokenizer, cfg.matryoshka_dims) if valid_sets else None
@@ -286,14 +291,13 @@ def _student_step(
     targets: torch.Tensor,
     device: torch.device,
     loss_fn: MultilingualMSELoss,
-    matryoshka: bool = False,
 ) -> tuple[Callable[[int, nn.Module], StepOutput], StepPrefetcher[tuple[Any, ...]]]:
     """The step of the student on ``device``: its batch (a pure function of (seed, step), so on a GPU the
     next one is built ahead into pinned memory) and ``loss_fn`` (the MSE to the teacher's targets, or its
-    Matryoshka sum, which the monolingual sentences then get too)."""
+    cosine / Matryoshka form, which the monolingual sentences then get too)."""
     on_gpu = device.type == "cuda"
     targets = targets.to(device)
-    mono_mse = (lambda s, t: loss_fn.vectors_loss([s], t)[0]) if matryoshka else None
+    mono_mse = None if loss_fn.plain_mse else (lambda s, t: loss_fn.vectors_loss([s], t)[0])
 
     def make_batch(step: int) -> tuple[Any, ...]:
         indices = batches.batch(step)
