@@ -29,6 +29,7 @@ from lingualite.core.errors import BadInputError
 
 __all__ = [
     "NO_KNOWN_TOKEN",
+    "known_lines",
     "mark",
     "marked",
     "no_known_token",
@@ -81,14 +82,29 @@ def zero_rows(vectors: Any) -> np.ndarray:
     return ~np.any(vectors != 0, axis=1)
 
 
-def no_known_token(encoder: Any, texts: list[str], vectors: Any) -> np.ndarray:
-    """Per text of ``texts`` (encoded by ``encoder`` into ``vectors``): True when the model knows none of its
-    tokens (see the module docstring)."""
+def no_known_token(encoder: Any, texts: list[str], vectors: Any = None) -> np.ndarray:
+    """Per text of ``texts`` (encoded by ``encoder`` into ``vectors``; None: before encoding, by the encoder's
+    own test alone): True when the model knows none of its tokens (see the module docstring)."""
     own = getattr(encoder, "no_known_token", None)
-    flags = zero_rows(vectors)
+    flags = zero_rows(vectors) if vectors is not None else np.zeros(len(texts), bool)
     if callable(own) and len(texts):
         flags = flags | np.asarray(own(texts), dtype=bool)
     return flags
+
+
+def known_lines(
+    encoder: Any, path: str | Path, lines: Sequence[int], texts: list[str], skip_bad: bool
+) -> np.ndarray:
+    """Per text read from ``path`` (``lines``: each one's 1-based line): True when the model knows one of its
+    tokens, tested before encoding. Without ``skip_bad`` the earliest line that fails is refused. An encoder
+    fitted on the texts it encodes (TF-IDF) knows every text of its input: all True."""
+    if callable(getattr(encoder, "fit", None)) or not texts:
+        return np.ones(len(texts), bool)
+    flags = no_known_token(encoder, texts)
+    if flags.any() and not skip_bad:
+        first = min(range(len(texts)), key=lambda i: (not flags[i], lines[i]))
+        raise refusal(path, lines[first], texts[first])
+    return ~flags
 
 
 def mark(encoder: Any, texts: list[str], vectors: np.ndarray) -> np.ndarray:
