@@ -52,9 +52,12 @@ def shortened(text: str, width: int = 40) -> str:
     return repr(text if len(text) <= width else text[: width - 1] + "…")
 
 
-def refusal(path: str | Path | None, line: int, text: str | None, what: str = "texts") -> BadInputError:
-    """The one-line error for such a text: ``path:line`` (1-based), or ``what[line]`` (0-based) when ``path``
-    is None (a list in memory, where there is nothing to skip)."""
+def refusal(
+    path: str | Path | None, line: int | None, text: str | None, what: str = "texts"
+) -> BadInputError:
+    """The one-line error for such a text: ``path:line`` (1-based; ``path`` alone when ``line`` is None: a
+    ``where`` such as ``docs.jsonl:3``), or ``what[line]`` (0-based) when ``path`` is None (a list in memory,
+    where there is nothing to skip)."""
     excerpt = f" ({shortened(text)})" if text is not None else ""
     if path is None:
         return BadInputError(f"{what}[{line}]", None, f"{NO_KNOWN_TOKEN}{excerpt}; remove it or give it text")
@@ -93,7 +96,12 @@ def no_known_token(encoder: Any, texts: list[str], vectors: Any = None) -> np.nd
 
 
 def known_lines(
-    encoder: Any, path: str | Path, lines: Sequence[int], texts: list[str], skip_bad: bool
+    encoder: Any,
+    path: str | Path | None,
+    lines: Sequence[int],
+    texts: list[str],
+    skip_bad: bool,
+    what: str = "texts",
 ) -> np.ndarray:
     """Per text read from ``path`` (``lines``: each one's 1-based line): True when the model knows one of its
     tokens, tested before encoding. Without ``skip_bad`` the earliest line that fails is refused. An encoder
@@ -103,7 +111,7 @@ def known_lines(
     flags = no_known_token(encoder, texts)
     if flags.any() and not skip_bad:
         first = min(range(len(texts)), key=lambda i: (not flags[i], lines[i]))
-        raise refusal(path, lines[first], texts[first])
+        raise refusal(path, lines[first], texts[first], what)
     return ~flags
 
 

@@ -49,10 +49,13 @@ def spec_of(encoder: Any) -> str | None:
 
 def dense(encoder: Any, texts: list[str], queries: bool = False, dimensions: int | None = None) -> np.ndarray:
     """L2-normalised float32 vectors of ``texts`` (``encode_queries`` for queries when the encoder has it);
-    with ``dimensions``, their first components, renormalised (:func:`lingualite.vectors.truncation.truncate`)."""
+    with ``dimensions``, their first components, renormalised (:func:`lingualite.vectors.truncation.truncate`).
+    A text with no token the model knows gets a zero row (:func:`lingualite.encoders.known_tokens.mark`):
+    documents are refused or skipped by the caller, a query is refused here (``queries[i]``)."""
     from scipy import sparse
 
     from lingualite.encoders.base import require_standalone
+    from lingualite.encoders.known_tokens import mark, marked, refusal
 
     require_standalone(encoder, "build or search an index")
     fn = getattr(encoder, "encode_queries", None) if queries else None
@@ -62,7 +65,11 @@ def dense(encoder: Any, texts: list[str], queries: bool = False, dimensions: int
             f"{getattr(encoder, 'name', 'encoder')}: gives sparse (lexical) vectors, which FAISS cannot index; "
             "use a dense model"
         )
-    vectors = np.array(vectors, dtype=np.float32, copy=True).reshape(len(texts), -1)
+    vectors = mark(
+        encoder, list(texts), np.array(vectors, dtype=np.float32, copy=True).reshape(len(texts), -1)
+    )
+    if queries and (rows := marked(vectors)).size:
+        raise refusal(None, int(rows[0]), texts[int(rows[0])], "queries")
     if dimensions is not None:
         return truncate(vectors, dimensions, normalize=True)
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
