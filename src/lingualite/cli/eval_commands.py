@@ -74,8 +74,8 @@ def eval_xsr(
     skip_bad: Annotated[
         bool,
         typer.Option(
-            help="Skip (and count per file as skipped) malformed lines and pairs with a side that has no token "
-            "the model knows (only emoji or symbols, a script it never saw) instead of stopping at the first."
+            help="Skip malformed lines, and pairs with a side that has no token the model knows (only emoji or "
+            "symbols, a script it never saw; counted per file as skipped), instead of stopping at the first."
         ),
     ] = False,
     device: DeviceOpt = "auto",
