@@ -85,3 +85,20 @@ def test_a_line_with_one_known_token_is_encoded(tmp_path: Path) -> None:
     src.write_text("the cat 😀\n😀 .\n")
     res = _run("encode", "--model", MODEL, "--input", src, "--output", tmp_path / "v.npy")
     assert res.exit_code == 0, res.output
+
+
+def test_ray_actors_give_no_parquet_row_to_such_a_line_and_the_driver_finds_it(tmp_path: Path) -> None:
+    """--engine ray into a Parquet folder: the actor drops the row (each row keeps its line number), and the
+    driver reads which lines are missing to refuse or count them (checked here without starting Ray)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from lingualite.encoding.ray_workers import EmbedBatch, missing_lines
+
+    batch = pa.table({"line": pa.array(range(4), pa.int64()), "text": pa.array(LINES)})
+    out = EmbedBatch(MODEL, None, True, drop_marked=True)(batch)
+    assert out.column("line").to_pylist() == [0, 2] and out.num_rows == 2
+    pq.write_table(out, tmp_path / "part.parquet")
+    assert missing_lines([tmp_path / "part.parquet"], 4) == [2, 4]
+    kept = EmbedBatch(MODEL, None, True)(batch)  # into a .npy: the marked rows stay, as zeros, for write_npy
+    assert kept.num_rows == 4

@@ -274,9 +274,10 @@ def _skipped_warning(result: EncodedFile, output: Path) -> str | None:
     if not result.skipped:
         return None
     shown = ", ".join(map(str, result.skipped[:5])) + (", ..." if len(result.skipped) > 5 else "")
+    listed = "each row keeps its line" if output.is_dir() else f"all in {skipped_path(output)}"
     return (
-        f"skipped {len(result.skipped):,} lines with no token the model knows (lines {shown}; all in "
-        f"{skipped_path(output)}): {output} has {result.sentences - len(result.skipped):,} rows"
+        f"skipped {len(result.skipped):,} lines with no token the model knows (lines {shown}; {listed}): "
+        f"{output} has {result.sentences - len(result.skipped):,} rows"
     )
 
 
