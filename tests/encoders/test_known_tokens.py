@@ -38,3 +38,13 @@ def test_the_refusal_is_one_line_with_a_short_excerpt() -> None:
     assert str(error).startswith("in.txt:7: the model knows no token") and "\n" not in str(error)
     assert len(str(error)) < 300 and "--skip-bad" in str(error)
     assert str(refusal(None, 3, "x")).startswith("texts[3]: ")
+
+
+def test_the_flat_form_agrees_with_the_per_text_one() -> None:
+    from lingualite.encoders.known_tokens import unknown_flat, unknown_ids
+
+    ids_lists = [[5, 0], [0, 0], [], [3]]
+    flat = np.array([i for ids in ids_lists for i in ids], dtype=np.int64)
+    lengths = np.array([len(ids) for ids in ids_lists])
+    expected = unknown_ids(ids_lists, 0).tolist()
+    assert unknown_flat(flat, lengths, 0).tolist() == expected == [False, True, True, False]

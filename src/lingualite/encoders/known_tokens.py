@@ -36,6 +36,7 @@ __all__ = [
     "refusal",
     "shortened",
     "tokenizer_unknown_id",
+    "unknown_flat",
     "unknown_ids",
     "zero_rows",
 ]
@@ -73,6 +74,14 @@ def unknown_ids(
     return np.fromiter(
         (all(i == unknown or i in ignore for i in ids) for ids in ids_lists), bool, len(ids_lists)
     )
+
+
+def unknown_flat(ids: np.ndarray, lengths: np.ndarray, unknown: int | None) -> np.ndarray:
+    """:func:`unknown_ids` of all texts' ids in one flat array (``lengths``: each text's count), in numpy."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    known = np.asarray(ids) != (-1 if unknown is None else unknown)
+    rows = np.repeat(np.arange(len(lengths)), lengths)
+    return np.bincount(rows, weights=known, minlength=len(lengths)) == 0
 
 
 def zero_rows(vectors: Any) -> np.ndarray:

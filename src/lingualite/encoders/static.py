@@ -99,14 +99,15 @@ class StaticEncoder:
     def no_known_token(self, texts: list[str]) -> np.ndarray:
         """Per text: True when every token is the unknown one, or there is none (its vector would be the
         ``[UNK]`` row, or zeros): :mod:`lingualite.encoders.known_tokens`."""
-        from lingualite.encoders.known_tokens import unknown_ids
+        from lingualite.encoders.known_tokens import unknown_flat
 
         if self.word_cache is not None:
             ids, lengths = self.word_cache.flat_ids(texts)
-            ids_lists = np.split(ids, np.cumsum(lengths)[:-1]) if len(texts) else []
         else:
             ids_lists = [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
-        return unknown_ids([list(map(int, i)) for i in ids_lists], self.unknown_id)
+            lengths = np.fromiter(map(len, ids_lists), np.int64, len(ids_lists))
+            ids = np.fromiter(itertools.chain.from_iterable(ids_lists), np.int64, int(lengths.sum()))
+        return unknown_flat(ids, lengths, self.unknown_id)
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         """Tokens averaged per text (no special tokens, truncated as :meth:`encode` does)."""
