@@ -108,10 +108,11 @@ def count_lines(input: Path, chunk: int = CHUNK) -> int:
     return total
 
 
-def dense_vectors(encoder: Any, texts: list[str], total: int) -> np.ndarray:
+def dense_vectors(encoder: Any, texts: list[str], total: int, marks: bool = True) -> np.ndarray:
     """``encoder.encode(texts)`` as a float32 array (a sparse encoder's output made dense, if it fits), the
     rows of texts with no token the model knows set to zero: the mark the writers refuse or skip
-    (:mod:`lingualite.encoders.known_tokens`)."""
+    (:mod:`lingualite.encoders.known_tokens`); ``marks`` False: as the model gives them (a distillation
+    teacher's targets)."""
     from scipy import sparse
 
     from lingualite.encoders.known_tokens import mark
@@ -124,4 +125,5 @@ def dense_vectors(encoder: Any, texts: list[str], total: int) -> np.ndarray:
                 "encode fewer lines or use a dense model"
             )
         vectors = vectors.toarray()
-    return mark(encoder, texts, np.array(vectors, dtype=np.float32))
+    vectors = np.array(vectors, dtype=np.float32)
+    return mark(encoder, texts, vectors) if marks else vectors
