@@ -128,8 +128,14 @@ def test_baseline_names_work_like_in_eval(tmp_path: Path) -> None:
 
 
 def test_unknown_script_warning(model: Path, tmp_path: Path) -> None:
-    res = _encode(model, _text(tmp_path, "日本語の文です\n中文句子\n".encode()), tmp_path / "o.npy")
-    assert res.exit_code == 0 and "unknown to this model's vocabulary" in res.output
+    """Text partly in a script the vocabulary never saw is encoded with a warning; a line with no known token
+    at all is refused (issue 41), or with --skip-bad given no row and counted."""
+    src = _text(tmp_path, "日本語の文です the cat\n中文句子\n".encode())
+    res = _encode(model, src, tmp_path / "o.npy")
+    assert res.exit_code == 2 and f"{src}:2: the model knows no token" in res.output, res.output
+    res = _encode(model, src, tmp_path / "o.npy", "--skip-bad")
+    assert res.exit_code == 0 and "unknown to this model's vocabulary" in res.output, res.output
+    assert "skipped 1 lines" in res.output and np.load(tmp_path / "o.npy").shape[0] == 1
 
 
 def test_dimensions_and_precision_from_the_command_line(model: Path, tmp_path: Path) -> None:

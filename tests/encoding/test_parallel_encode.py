@@ -17,7 +17,7 @@ from lingualite.encoding.workers import encode_file_parallel, encode_shards
 
 pytestmark = pytest.mark.slow  # starts processes, a server or Ray: left out of the fast tier
 
-WORDS = ["the cat", "le chien rouge", "a big house runs", "voiture", "", "the the dog sleeps slowly"]
+WORDS = ["the cat", "le chien rouge", "a big house runs", "voiture", "a dog", "the the dog sleeps slowly"]
 
 
 def _text(tmp_path: Path, n: int = 53) -> Path:
@@ -92,11 +92,23 @@ def test_cli_workers_with_a_transformer_folder(tiny_tokenizer, tmp_path: Path) -
     src = _text(tmp_path, 40)
     src.write_text(src.read_text(encoding="utf-8") + "日本語の文です\n" * 4, encoding="utf-8")
     runner = CliRunner()
-    base = ["encode", "--model", str(model), "--input", str(src), "--normalize", "--json", "--output"]
+    # lines with no known token: refused, or (--skip-bad) given no row by every engine alike (issue 41)
+    base = [
+        "encode",
+        "--model",
+        str(model),
+        "--input",
+        str(src),
+        "--normalize",
+        "--json",
+        "--skip-bad",
+        "--output",
+    ]
     plain = runner.invoke(app, [*base, str(tmp_path / "a.npy")])
     par = runner.invoke(app, [*base, str(tmp_path / "b.npy"), "--workers", "2", "--batch-size", "8"])
     assert plain.exit_code == 0 and par.exit_code == 0, par.output
-    assert '"sentences": 44' in par.output
+    assert '"sentences": 44' in par.output and '"skipped": 4' in par.output
     assert "unknown to this model's vocabulary" in par.output  # the first chunk's report, from a worker
+    assert (tmp_path / "b.npy.skipped.txt").read_text() == "".join(f"{n}\n" for n in range(41, 45))
     a, b = np.load(tmp_path / "a.npy"), np.load(tmp_path / "b.npy")
     np.testing.assert_allclose(b, a, atol=1e-5)  # torch with 1 thread vs all: the same up to rounding

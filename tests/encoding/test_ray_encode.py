@@ -16,7 +16,7 @@ from lingualite.encoding.to_file import encode_file, l2_normalize
 
 pytestmark = pytest.mark.slow  # starts processes, a server or Ray: left out of the fast tier
 
-WORDS = ["the cat", "le chien rouge", "a big house runs", "voiture", "", "the the dog sleeps slowly"]
+WORDS = ["the cat", "le chien rouge", "a big house runs", "voiture", "a dog", "the the dog sleeps slowly"]
 
 
 @pytest.fixture(scope="module")

@@ -59,7 +59,7 @@ def test_build_search_add_delete_info(static_model: str, tmp_path: Path) -> None
 
 def test_errors_are_one_line(static_model: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"id": 1, "text": "ok"}\n{oops}\n')
+    bad.write_text('{"id": 1, "text": "the cat"}\n{oops}\n')
     done = _run("index", "build", "--model", static_model, "--input", bad, "--output", tmp_path / "idx")
     assert done.exit_code == 2
     assert done.output.strip().count("\n") == 0 and "bad.jsonl:2: not JSON" in done.output

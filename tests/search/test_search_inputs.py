@@ -37,14 +37,14 @@ def test_txt_tsv_and_jsonl_inputs(static_model: str, tmp_path: Path) -> None:
     meta = {"lang": "de", "tags": ["a", "ü"], "n": {"deep": [1, 2.5, None]}, "ok": True}
     jsonl = tmp_path / "docs.jsonl"
     jsonl.write_text(
-        json.dumps({"id": 7, "text": "Die Tabelle wird gespeichert", **meta}, ensure_ascii=False)
+        json.dumps({"id": 7, "text": "save the table", **meta}, ensure_ascii=False)
         + "\n"
         + json.dumps({"id": "x", "text": "a dog"})
         + "\n",
         encoding="utf-8",
     )
     with _build(static_model, jsonl, tmp_path / "j") as idx:
-        hit = idx.search(["Die Tabelle wird gespeichert"], k=1)[0][0]
+        hit = idx.search(["save the table"], k=1)[0][0]
         assert (hit.doc_id, hit.metadata) == ("7", meta)  # metadata round trip, integer id as a string
 
 

@@ -210,3 +210,14 @@ def test_client_text_echoed_in_errors_stays_one_line(server: tuple[str, HashEnco
     assert "\\n: Extra inputs are not permitted" in res.json()["error"]  # escaped, as JSON writes it
     res = httpx.get(f"{url}/a%0Ab%00")
     assert res.status_code == 404 and "\n" not in res.json()["error"]
+
+
+def test_an_emoji_only_text_of_the_packaged_static_model_is_422() -> None:
+    """Issue 41, the last case: lingualite-static gives an emoji-only text its [UNK] row (not zeros), the same
+    vector for every such text; serve refuses it by the rule of the bulk paths (encoders/known_tokens)."""
+    from lingualite.encoders.resolve import load_encoder
+
+    with running(create_app(load_encoder("lingualite-static"))) as url:
+        res = httpx.post(f"{url}/encode", json={"texts": ["the cat sleeps", "😀😀"]})
+        assert res.status_code == 422 and res.json()["error"].startswith("texts.1: the model has no token")
+        assert httpx.post(f"{url}/encode", json={"texts": ["the cat sleeps"]}).status_code == 200

@@ -30,6 +30,9 @@ class AlignedDocuments:
     blocks: int
     seconds: float
     shapes: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, list[int]] = field(
+        default_factory=dict
+    )  # per side: lines not aligned (skip_bad), 1-based
 
 
 def make_aligner(
@@ -60,7 +63,9 @@ def make_aligner(
     cfg = VecalignConfig(
         max_block=max_block, many_to_many=many_to_many, skip_cost=skip_cost, skip_percentile=skip_percentile
     )
-    return lambda src, tgt: align_texts(src, tgt, encoder, cfg, progress)
+    aligner: Any = lambda src, tgt: align_texts(src, tgt, encoder, cfg, progress)  # noqa: E731
+    aligner.encoder = encoder  # for align()'s test of the lines (known_tokens)
+    return aligner
 
 
 def read_document(path: Path) -> tuple[list[str], list[int]]:
@@ -91,11 +96,13 @@ def align(
     threads: int | None = None,
     device: str = "auto",
     progress: Callable[[str], None] | None = None,
+    skip_bad: bool = False,
 ) -> AlignedDocuments:
     """``lingualite align``: align the non-blank lines of ``src`` and its translation ``tgt`` in order (1-1,
     1-2, 2-1, skips; 2-2 with ``many_to_many``) and write ``output`` (``src_ids<TAB>tgt_ids<TAB>score<TAB>src
     <TAB>tgt``, 1-based line numbers, atomically). ``progress``: where progress lines go, for long documents or
-    on a terminal."""
+    on a terminal. A line with no token the model knows (:mod:`lingualite.encoders.known_tokens`) is refused
+    naming ``FILE:LINE``; ``skip_bad``: it is not aligned, as a blank line, and listed in ``skipped``."""
     from lingualite.alignment.result import write_tsv
     from lingualite.core.io_utils import check_not_input
     from lingualite.core.ownership import check_output_suffix
@@ -113,6 +120,11 @@ def align(
     aligner = make_aligner(
         method, model, max_block, skip_cost, skip_percentile, many_to_many, threads, say, device
     )
+    skipped: dict[str, list[int]] = {}
+    encoder = getattr(aligner, "encoder", None)
+    if encoder is not None:
+        src_lines, src_ids, skipped["src"] = _known(encoder, src, src_lines, src_ids, skip_bad)
+        tgt_lines, tgt_ids, skipped["tgt"] = _known(encoder, tgt, tgt_lines, tgt_ids, skip_bad)
     alignment = aligner(src_lines, tgt_lines)
     write_tsv(output, alignment, src_lines, tgt_lines, src_ids, tgt_ids, inputs=[src, tgt])
     shapes: dict[str, int] = {}
@@ -120,5 +132,25 @@ def align(
         shapes[f"{len(s)}-{len(t)}"] = shapes.get(f"{len(s)}-{len(t)}", 0) + 1
     seconds = time.perf_counter() - start
     return AlignedDocuments(
-        output, len(src_lines), len(tgt_lines), len(alignment), seconds, dict(sorted(shapes.items()))
+        output, len(src_lines), len(tgt_lines), len(alignment), seconds, dict(sorted(shapes.items())), skipped
+    )
+
+
+def _known(
+    encoder: Any, path: Path, lines: list[str], ids: list[int], skip_bad: bool
+) -> tuple[list[str], list[int], list[int]]:
+    """The lines (and their 0-based ids) that hold a token the model knows, and the 1-based numbers of the
+    others (refused without ``skip_bad``)."""
+    from lingualite.encoders.known_tokens import known_lines
+
+    keep = known_lines(encoder, path, [n + 1 for n in ids], lines, skip_bad)
+    if keep.all():
+        return lines, ids, []
+    if not keep.any():
+        raise LinguaLiteError(f"{path}: no line holds a token the model knows; nothing to align")
+    kept = [i for i, ok in enumerate(keep) if ok]
+    return (
+        [lines[i] for i in kept],
+        [ids[i] for i in kept],
+        [ids[i] + 1 for i, ok in enumerate(keep) if not ok],
     )

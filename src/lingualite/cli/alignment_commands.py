@@ -60,6 +60,14 @@ def align_command(
     skip_percentile: SkipPercentileOpt = SKIP_PERCENTILE,
     many_to_many: ManyOpt = False,
     threads: ThreadsOpt = None,
+    skip_bad: Annotated[
+        bool,
+        typer.Option(
+            "--skip-bad",
+            help="Leave lines with no token the model knows (only emoji or symbols, a script it never saw) "
+            "unaligned, as blank lines, and count them, instead of stopping at the first.",
+        ),
+    ] = False,
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
@@ -92,12 +100,14 @@ def align_command(
             threads=threads,
             device=use_device(device),
             progress=lambda msg: typer.echo(f"lingualite: {msg}", err=True),
+            skip_bad=skip_bad,
         )
     except USER_ERRORS as exc:
         fail(exc)
     emit(
         {
             "output": str(done.output),
+            **({"skipped": {side: len(n) for side, n in done.skipped.items()}} if skip_bad else {}),
             "src_lines": done.src_lines,
             "tgt_lines": done.tgt_lines,
             "blocks": done.blocks,

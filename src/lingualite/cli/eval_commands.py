@@ -71,6 +71,13 @@ def eval_xsr(
     ] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the subsample / query / pool draws.")] = 0,
     threads: ThreadsOpt = None,
+    skip_bad: Annotated[
+        bool,
+        typer.Option(
+            help="Skip malformed lines, and pairs with a side that has no token the model knows (only emoji or "
+            "symbols, a script it never saw; counted per file as skipped), instead of stopping at the first."
+        ),
+    ] = False,
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
     k_old: OldKOpt = None,
@@ -100,6 +107,7 @@ def eval_xsr(
             distractors,
             k,
             directions,
+            skip_bad,
         )
     except USER_ERRORS as exc:
         fail(exc)

@@ -93,6 +93,14 @@ def mine(
         str, typer.Option(help="local, or ray (Ray Data; RAY_ADDRESS joins a cluster).")
     ] = "local",
     overwrite: OverwriteWorkOpt = False,
+    skip_bad: Annotated[
+        bool,
+        typer.Option(
+            "--skip-bad",
+            help="Leave out (and count) lines with no token the model knows (only emoji or symbols, a script "
+            "it never saw) instead of stopping at the first: they are in no pair.",
+        ),
+    ] = False,
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
     k_old: OldKOpt = None,
@@ -135,6 +143,7 @@ def mine(
             engine=engine,
             rescore_model=rescore_model,
             device=use_device(device),
+            skip_bad=skip_bad,
         )
     except USER_ERRORS as exc:
         fail(exc)
@@ -146,6 +155,7 @@ def mine(
             "tgt_sentences": result.tgt_sentences,
             "search": result.search,
             "seconds": result.seconds,
+            **({"skipped": {side: len(lines) for side, lines in result.skipped.items()}} if skip_bad else {}),
         },
         "Mined",
         as_json,

@@ -31,6 +31,14 @@ def search_command(
         ),
     ] = None,
     k: Annotated[int, typer.Option("-k", "--k", min=1, help="Hits per query.")] = 10,
+    skip_bad: Annotated[
+        bool,
+        typer.Option(
+            "--skip-bad",
+            help="Skip (and count) lines of --queries with no token the model knows (only emoji or symbols, a "
+            "script it never saw) instead of stopping at the first; --json rows keep the others' line numbers.",
+        ),
+    ] = False,
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
@@ -50,9 +58,10 @@ def search_command(
         asked = [(None, q) for q in queries or []] + _read_queries(queries_file)
         if not asked:
             raise LinguaLiteError("search: give queries as arguments or --queries FILE")
-        texts = [q for _, q in asked]
         with SearchIndex.open(index, device=use_device(device)) as idx:
             idx.require_documents()
+            asked = _known_queries(idx.encoder, asked, queries_file, skip_bad)
+            texts = [q for _, q in asked]
             results = idx.search(texts, k=k)
     except USER_ERRORS as exc:
         fail(exc)
@@ -79,6 +88,33 @@ def _read_queries(path: Path | None) -> list[tuple[int | None, str]]:
     with stdin_or_file(path) as source:
         lines = read_lines(source)
     return [(n, line.strip()) for n, line in enumerate(lines, 1) if line.strip()]
+
+
+def _known_queries(
+    encoder: Any, asked: list[tuple[int | None, str]], path: Path | None, skip_bad: bool
+) -> list[tuple[int | None, str]]:
+    """The queries that hold a token the model knows (:mod:`lingualite.encoders.known_tokens`): another is
+    refused (``queries[i]`` for an argument, ``FILE:LINE`` for a line of ``path``), or, a line of ``path``
+    with ``skip_bad``, skipped and counted on stderr."""
+    from lingualite.encoders.known_tokens import known_lines
+
+    given = [q for line, q in asked if line is None]
+    listed = [(line, q) for line, q in asked if line is not None]
+    keep = [
+        *known_lines(encoder, None, list(range(len(given))), given, False, "queries"),
+        *known_lines(encoder, path, [n for n, _ in listed], [q for _, q in listed], skip_bad),
+    ]
+    skipped = [line for (line, _), ok in zip(asked, keep, strict=True) if not ok]
+    if skipped:
+        shown = ", ".join(map(str, skipped[:5])) + (", ..." if len(skipped) > 5 else "")
+        typer.echo(
+            f"search: skipped {len(skipped)} queries of {path} with no token the model knows (lines {shown})",
+            err=True,
+        )
+    kept = [query for query, ok in zip(asked, keep, strict=True) if ok]
+    if not kept:
+        raise LinguaLiteError(f"{path}: every query was skipped (--skip-bad); nothing to search")
+    return kept
 
 
 def _print_hits(queries: list[str], results: list[list[Any]]) -> None:

@@ -97,6 +97,15 @@ EncodeOverwriteOpt = Annotated[
     bool,
     typer.Option("--overwrite", help="--engine ray: replace OUTPUT if it is an earlier Parquet folder."),
 ]
+EncodeSkipBadOpt = Annotated[
+    bool,
+    typer.Option(
+        "--skip-bad",
+        help="Skip (and count) lines with no token the model knows (only emoji or symbols, a script it never "
+        "saw) instead of stopping at the first: they get no row, and OUTPUT.skipped.txt lists their line "
+        "numbers.",
+    ),
+]
 
 
 def encode(
@@ -113,6 +122,7 @@ def encode(
     precision: PrecisionOpt = "float32",
     calibration: CalibrationOpt = None,
     overwrite: EncodeOverwriteOpt = False,
+    skip_bad: EncodeSkipBadOpt = False,
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
@@ -121,7 +131,8 @@ def encode(
     The input is streamed in chunks into a .npy (any file size in bounded memory), written to a temporary
     file beside OUTPUT and renamed when complete; an existing directory or the input itself is never
     replaced. Warns when much of the input is unknown to the model's vocabulary (a script it was not
-    trained on becomes [UNK], and such sentences all get the same vector).
+    trained on becomes [UNK]); a line with no token the model knows is refused, naming FILE:LINE, or
+    skipped with --skip-bad (listed in OUTPUT.skipped.txt).
 
     \b
     One process, all cores (torch threads):
@@ -158,12 +169,17 @@ def encode(
                 overwrite=overwrite,
                 device=use_device(device),
                 report=warn,
+                skip_bad=skip_bad,
             )
     except USER_ERRORS as exc:
         fail(exc)
     shown = {"output": str(output), "sentences": result.sentences, "dimension": result.dimension}
     if result.calibration is not None:
         shown.update(precision=precision, calibration=str(calibration_path(output)))
+    if skip_bad:
+        from lingualite.encoding.api import skipped_path
+
+        shown.update(skipped=len(result.skipped), skipped_lines=str(skipped_path(output)))
     emit(shown, "Encoded", as_json)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import glob
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,7 +19,7 @@ import numpy as np
 from lingualite.config.parsing import DATA_DIR_PLACEHOLDER, default_data_dir
 from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.everyday import drop_everyday_pairs
-from lingualite.data.readers import read_tsv
+from lingualite.data.readers import ParallelPair, read_tsv
 
 _PAIR_DIR = re.compile(r"^([a-z]{2,3})-([a-z]{2,3})$")
 
@@ -173,10 +173,20 @@ def subsample(items: list[T], max_items: int | None, seed: int = 0) -> list[T]:
 
 
 def load_xsr_pairs(
-    path: str | Path, max_pairs: int | None = None, seed: int = 0
+    path: str | Path,
+    max_pairs: int | None = None,
+    seed: int = 0,
+    skip_bad: bool = False,
+    check: Callable[[list[ParallelPair]], list[ParallelPair]] | None = None,
 ) -> tuple[list[str], list[str]]:
-    """Pairs of a ``src<TAB>tgt`` file with unique sources and unique targets, optionally a seeded subsample."""
-    pairs = subsample(unique_sides((p.src, p.tgt) for p in read_tsv(path)), max_pairs, seed)
+    """Pairs of a ``src<TAB>tgt`` file with unique sources and unique targets, optionally a seeded subsample.
+
+    :param skip_bad: skip malformed lines (:func:`~lingualite.data.readers.read_tsv`) instead of raising.
+    :param check: the pairs kept of those read (``eval xsr``: both sides hold a token the model knows)."""
+    records = list(read_tsv(path, skip_bad=skip_bad))
+    if check is not None:
+        records = check(records)
+    pairs = subsample(unique_sides((p.src, p.tgt) for p in records), max_pairs, seed)
     return [s for s, _ in pairs], [t for _, t in pairs]
 
 

@@ -167,6 +167,13 @@ class SentenceTransformerEncoder:
         self.last_unknown = unknown_token_share(getattr(self.model, "tokenizer", None), texts)
         return self.last_unknown
 
+    def no_known_token(self, texts: list[str]) -> np.ndarray:
+        """Per text: True when its tokenizer gives it only ``[UNK]`` (or no content token at all):
+        :mod:`lingualite.encoders.known_tokens`."""
+        from lingualite.models.checked_loading import no_known_token
+
+        return no_known_token(getattr(self.model, "tokenizer", None), texts)
+
     def num_parameters(self) -> int:
         """All parameters of the loaded modules (embeddings included)."""
         return int(sum(p.numel() for p in self.model.parameters()))

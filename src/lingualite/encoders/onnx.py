@@ -123,6 +123,14 @@ class OnnxEncoder:
             out[rows] = vectors
         return out
 
+    def no_known_token(self, texts: list[str]) -> np.ndarray:
+        """Per text: True when every token (special tokens aside) is the unknown one, or there is none:
+        :mod:`lingualite.encoders.known_tokens`."""
+        from lingualite.encoders.known_tokens import tokenizer_unknown_id, unknown_ids
+
+        encoded = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
+        return unknown_ids([e.ids for e in encoded], tokenizer_unknown_id(self.tokenizer))
+
     def count_tokens(self, texts: list[str]) -> list[int]:
         """Tokens the graph reads per text (special tokens included, truncated as :meth:`encode` does)."""
         return [len(e.ids) for e in self.tokenizer.encode_batch(list(texts))]

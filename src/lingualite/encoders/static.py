@@ -60,6 +60,9 @@ class StaticEncoder:
         self.tokenizer.enable_truncation(max_length)
         self.word_cache = word_cache_for(self.tokenizer, max_length)
         self.normalize = _normalizes(self.folder)
+        from lingualite.encoders.known_tokens import tokenizer_unknown_id
+
+        self.unknown_id = tokenizer_unknown_id(self.tokenizer)
         self.threads = 1  # numpy gather and sum: one core does it; the tokenizer batches in Rust
         self.name = name or f"{self.folder.resolve().name}-static"
 
@@ -92,6 +95,19 @@ class StaticEncoder:
             (np.ones(len(ids), dtype=np.float32), ids, indptr), shape=(len(texts), self.table.shape[0])
         )
         return np.asarray(counts @ self.table) / np.maximum(lengths, 1)[:, None].astype(np.float32)
+
+    def no_known_token(self, texts: list[str]) -> np.ndarray:
+        """Per text: True when every token is the unknown one, or there is none (its vector would be the
+        ``[UNK]`` row, or zeros): :mod:`lingualite.encoders.known_tokens`."""
+        from lingualite.encoders.known_tokens import unknown_flat
+
+        if self.word_cache is not None:
+            ids, lengths = self.word_cache.flat_ids(texts)
+        else:
+            ids_lists = [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+            lengths = np.fromiter(map(len, ids_lists), np.int64, len(ids_lists))
+            ids = np.fromiter(itertools.chain.from_iterable(ids_lists), np.int64, int(lengths.sum()))
+        return unknown_flat(ids, lengths, self.unknown_id)
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         """Tokens averaged per text (no special tokens, truncated as :meth:`encode` does)."""

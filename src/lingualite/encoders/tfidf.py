@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from lingualite.text.sanitation import check_texts
 
 if TYPE_CHECKING:
@@ -52,6 +54,18 @@ class TfidfEncoder:
         if self._vectorizer is None:
             raise RuntimeError("TfidfEncoder.fit must be called before encode")
         return self._vectorizer.transform(texts)
+
+    def no_known_token(self, texts: list[str]) -> np.ndarray:
+        """Per text: True when none of its n-grams is in the fitted vocabulary, the word-boundary spaces that
+        ``char_wb`` adds to every word aside (:mod:`lingualite.encoders.known_tokens`)."""
+        rows = self.encode(texts).tocsc()
+        vocabulary = self._vectorizer.vocabulary_  # type: ignore[union-attr]
+        blank = [i for gram, i in vocabulary.items() if not gram.strip()]
+        if blank:
+            keep = np.ones(rows.shape[1], dtype=bool)
+            keep[blank] = False
+            rows = rows[:, keep]
+        return np.diff(rows.tocsr().indptr) == 0
 
     def num_parameters(self) -> int | None:
         """The learned IDF weights (one per vocabulary entry) once fitted; None before."""

@@ -66,6 +66,7 @@ def _check_arguments(**given: Any) -> None:
         "threads": (int, 1, True),
         "workers": (int, 1, True),
         "progress": (bool, None, False),
+        "skip_bad": (bool, None, False),
     }
     for name, value in given.items():
         kind, minimum, none = kinds[name]
@@ -141,6 +142,7 @@ def encode(
     texts = _texts(texts)
     encoder = _encoder(model, threads, batch_size, device)
     vectors = dense_vectors(encoder, texts, len(texts))
+    _refuse_unknown(vectors, texts)
     warning = check_dimensions(model, dimensions, int(vectors.shape[1]))
     if warning:
         logger.warning(warning)
@@ -172,6 +174,7 @@ def encode_file(
     report: Callable[[str], None] | None = None,
     truncate_dim: int | None = None,
     normalize_embeddings: bool | None = None,
+    skip_bad: bool = False,
 ) -> EncodedFile:
     """``lingualite encode``: one vector per line of ``input`` into ``output`` (``.npy``, written atomically,
     streamed in bounded memory), truncated and quantized as :func:`encode` does; a quantized output gets
@@ -189,6 +192,10 @@ def encode_file(
         vocabulary); default: the ``lingualite.encoding.api`` logger.
     :param truncate_dim: sentence-transformers' name of ``dimensions``; ``normalize_embeddings``: of
         ``normalize``.
+    :param skip_bad: a line with no token the model knows (:mod:`lingualite.encoders.known_tokens`) gets no
+        row, instead of stopping the run: the result's ``skipped`` lists such lines (1-based), and so does
+        ``OUTPUT.skipped.txt`` beside the output (one number a line; written whenever ``skip_bad`` is on).
+    :raises BadInputError: without ``skip_bad``, the first such line (``FILE:LINE``); with it, every line.
     """
     from lingualite.core.device import encode_batch_size, resolve_device
 
@@ -201,11 +208,13 @@ def encode_file(
         threads=threads,
         workers=workers,
         progress=progress,
+        skip_bad=skip_bad,
     )
     input, output = Path(input), Path(output)
     report = report or logger.warning
     batch_size = encode_batch_size(resolve_device(device), batch_size)
     fmt = _checked_output(model, input, output, engine, dimensions, precision, calibration)
+    fmt.skip_bad = skip_bad
     if engine == "ray":
         from lingualite.encoding.ray_workers import encode_ray
 
@@ -225,10 +234,51 @@ def encode_file(
         unknown_report = getattr(encoder, "unknown_report", None)
         if result.unknown is None and callable(unknown_report):
             result.unknown = unknown_report(result.sample)
-    result.warning, result.calibration = fmt.warning, fmt.written
-    for warning in filter(None, [fmt.warning, _unknown_warning(result)]):
+    result.warning, result.calibration, result.skipped = fmt.warning, fmt.written, list(fmt.skipped)
+    _skipped_file(output, input, skip_bad, result.skipped)
+    for warning in filter(None, [fmt.warning, _unknown_warning(result), _skipped_warning(result, output)]):
         report(warning)
     return result
+
+
+def _refuse_unknown(vectors: np.ndarray, texts: list[str]) -> None:
+    """The first text with no token the model knows (its row marked by ``dense_vectors``): ``texts[i]``."""
+    from lingualite.encoders.known_tokens import marked, refusal
+
+    rows = marked(vectors)
+    if rows.size:
+        raise refusal(None, int(rows[0]), texts[int(rows[0])])
+
+
+def skipped_path(output: str | Path) -> Path:
+    """``OUTPUT.skipped.txt``: the input lines that ``--skip-bad`` gave no row, one number a line."""
+    output = Path(output)
+    return output.with_name(output.name + ".skipped.txt")
+
+
+def _skipped_file(output: Path, input: Path, skip_bad: bool, skipped: list[int]) -> None:
+    """Write :func:`skipped_path` under ``skip_bad`` (empty when nothing was skipped); otherwise remove one
+    that an earlier run left, which would describe another output."""
+    from lingualite.core.io_utils import atomic_file
+
+    path = skipped_path(output)
+    if not skip_bad or output.is_dir():  # a Parquet folder keeps each row's line number itself
+        if not output.is_dir():
+            path.unlink(missing_ok=True)
+        return
+    with atomic_file(path, inputs=[input]) as tmp:
+        Path(tmp).write_text("".join(f"{line}\n" for line in skipped), encoding="utf-8")
+
+
+def _skipped_warning(result: EncodedFile, output: Path) -> str | None:
+    if not result.skipped:
+        return None
+    shown = ", ".join(map(str, result.skipped[:5])) + (", ..." if len(result.skipped) > 5 else "")
+    listed = "each row keeps its line" if output.is_dir() else f"all in {skipped_path(output)}"
+    return (
+        f"skipped {len(result.skipped):,} lines with no token the model knows (lines {shown}; {listed}): "
+        f"{output} has {result.sentences - len(result.skipped):,} rows"
+    )
 
 
 def _checked_output(

@@ -156,20 +156,28 @@ class EmbedBatch:
     """The ``map_batches`` callable class: one model per actor, loaded once; ``(line, text)`` Arrow batches
     to ``(line, embedding)``, the embedding a ``fixed_size_list<float32>[d]``."""
 
-    def __init__(self, spec: str, batch_size: int | None, normalize: bool) -> None:
+    def __init__(self, spec: str, batch_size: int | None, normalize: bool, drop_marked: bool = False) -> None:
         self.encoder = load_worker_encoder(spec, batch_size)
         self.normalize = normalize
+        self.drop_marked = drop_marked  # a Parquet folder: no row for a text with no known token
 
     def __call__(self, batch: Any) -> Any:
         import pyarrow as pa
 
+        from lingualite.encoders.known_tokens import marked
+
         texts = batch.column("text").to_pylist()
         vectors = dense_vectors(self.encoder, texts, len(texts))
+        lines = batch.column("line")
+        if self.drop_marked and (rows := marked(vectors)).size:  # the driver refuses or counts the lines
+            keep = np.ones(len(texts), bool)
+            keep[rows] = False
+            vectors, lines = vectors[keep], lines.filter(pa.array(keep))
         if self.normalize:
             l2_normalize(vectors)
         values = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
         embedding = pa.FixedSizeListArray.from_arrays(values, int(vectors.shape[1]))
-        return pa.table({"line": batch.column("line"), "embedding": embedding})
+        return pa.table({"line": lines, "embedding": embedding})
 
 
 def _dataset(ray: Any, pieces: Pieces) -> tuple[Any, int]:
@@ -184,12 +192,14 @@ def _dataset(ray: Any, pieces: Pieces) -> tuple[Any, int]:
     return (ray.data.from_arrow_refs(refs) if refs else None), total
 
 
-def _embedded(ds: Any, spec: str, workers: int, normalize: bool, batch_size: int | None, chunk: int) -> Any:
+def _embedded(
+    ds: Any, spec: str, workers: int, normalize: bool, batch_size: int | None, chunk: int, drop: bool = False
+) -> Any:
     """``map_batches`` on an actor pool: no more actors than blocks (a small input is one block)."""
     workers = max(1, min(workers, ds.num_blocks()))
     return ds.map_batches(
         EmbedBatch,
-        fn_constructor_args=(spec, batch_size, normalize),
+        fn_constructor_args=(spec, batch_size, normalize, drop),
         batch_size=chunk,
         batch_format="pyarrow",
         compute=ray_data().ActorPoolStrategy(size=workers),  # the actor pool: `concurrency` in newer Ray
@@ -261,13 +271,17 @@ def encode_ray(
         ds, total = _dataset(ray, read_pieces(input, text_column, chunk))
         if ds is None:
             raise LinguaLiteError(f"{input}: is empty; nothing to encode")
-        out = _embedded(ds, spec, workers, normalize, batch_size, chunk)
+        out = _embedded(ds, spec, workers, normalize, batch_size, chunk, drop=output.suffix != ".npy")
         if output.suffix == ".npy":
             # the actors normalised the full vectors; a truncated prefix is renormalised by write_npy
             blocks = in_order(_blocks(out))
             dimension = write_npy(output, [input], total, blocks, normalize and shaped, False, fmt=fmt)
         else:
-            dimension = _write_parquet(out, output, [input, *_model_folders(spec)], overwrite)
+            skip_bad = fmt is not None and fmt.skip_bad
+            inputs = [input, *_model_folders(spec)]
+            dimension, skipped = _write_parquet(out, output, inputs, overwrite, total, skip_bad)
+            if fmt is not None:
+                fmt.skipped = skipped
     return EncodedFile(total, dimension, [])
 
 
@@ -292,9 +306,12 @@ def _check_output(input: Path, output: Path, spec: str, overwrite: bool) -> None
         check_folder(output, "encode", overwrite)
 
 
-def _write_parquet(ds: Any, output: Path, inputs: list[Path], overwrite: bool) -> int:
+def _write_parquet(
+    ds: Any, output: Path, inputs: list[Path], overwrite: bool, total: int, skip_bad: bool = False
+) -> tuple[int, list[int]]:
     """Write the Dataset into a folder staged beside ``output``, swapped in when complete (checked again
-    then: :func:`lingualite.core.ownership.replacing`)."""
+    then: :func:`lingualite.core.ownership.replacing`); the dimension and the (1-based) lines the actors gave
+    no row, having no known token: without ``skip_bad`` the first is refused before the swap."""
     import pyarrow.parquet as pq
 
     from lingualite.core.ownership import replacing
@@ -302,8 +319,27 @@ def _write_parquet(ds: Any, output: Path, inputs: list[Path], overwrite: bool) -
     with replacing(output, "encode", overwrite, inputs) as staging:
         ds.write_parquet(str(staging), min_rows_per_file=PARQUET_ROWS_PER_FILE)
         files = sorted(staging.glob("*.parquet"))
+        skipped = missing_lines(files, total)
+        if skipped and not skip_bad:
+            from lingualite.encoders.known_tokens import refusal
+
+            raise refusal(inputs[0], skipped[0], None)
+        if len(skipped) == total:
+            raise LinguaLiteError(
+                f"{inputs[0]}: all {total:,} lines were skipped (--skip-bad); nothing to encode"
+            )
         schema = pq.read_schema(files[0])
-    return int(schema.field("embedding").type.list_size)
+    return int(schema.field("embedding").type.list_size), skipped
+
+
+def missing_lines(files: list[Path], total: int) -> list[int]:
+    """The 1-based lines of ``0..total-1`` that no row of the Parquet ``files`` holds (column ``line``)."""
+    import pyarrow.parquet as pq
+
+    present = np.zeros(total, bool)
+    for path in files:
+        present[pq.read_table(path, columns=["line"]).column("line").to_numpy()] = True
+    return (np.flatnonzero(~present) + 1).tolist()
 
 
 def encode_shards_ray(

@@ -16,7 +16,7 @@ truncates (``--dimensions``) and quantizes (``--precision``). The writing half (
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,7 @@ class EncodedFile:
     unknown: tuple[float, int] | None = None  # that report, when another process computed it
     warning: str | None = None  # --dimensions the model was not trained for
     calibration: Calibration | None = None  # what a quantized output's calibration file holds
+    skipped: list[int] = field(default_factory=list)  # input lines given no row (skip_bad), 1-based
 
 
 def encode_file(
@@ -107,9 +108,14 @@ def count_lines(input: Path, chunk: int = CHUNK) -> int:
     return total
 
 
-def dense_vectors(encoder: Any, texts: list[str], total: int) -> np.ndarray:
-    """``encoder.encode(texts)`` as a float32 array (a sparse encoder's output made dense, if it fits)."""
+def dense_vectors(encoder: Any, texts: list[str], total: int, marks: bool = True) -> np.ndarray:
+    """``encoder.encode(texts)`` as a float32 array (a sparse encoder's output made dense, if it fits), the
+    rows of texts with no token the model knows set to zero: the mark the writers refuse or skip
+    (:mod:`lingualite.encoders.known_tokens`); ``marks`` False: as the model gives them (a distillation
+    teacher's targets)."""
     from scipy import sparse
+
+    from lingualite.encoders.known_tokens import mark
 
     vectors = encoder.encode(texts)
     if sparse.issparse(vectors):
@@ -119,4 +125,5 @@ def dense_vectors(encoder: Any, texts: list[str], total: int) -> np.ndarray:
                 "encode fewer lines or use a dense model"
             )
         vectors = vectors.toarray()
-    return np.array(vectors, dtype=np.float32)
+    vectors = np.array(vectors, dtype=np.float32)
+    return mark(encoder, texts, vectors) if marks else vectors

@@ -113,13 +113,18 @@ _WORKER_ENCODER: Any = None  # the model of this worker process, loaded by its f
 
 
 def _encode_in_worker(
-    spec: str, batch_size: int | None, texts: list[str], report: bool, device: str = "auto"
+    spec: str,
+    batch_size: int | None,
+    texts: list[str],
+    report: bool,
+    device: str = "auto",
+    marks: bool = True,
 ) -> tuple[np.ndarray, tuple[float, int] | None]:
     global _WORKER_ENCODER
     try:
         if _WORKER_ENCODER is None:
             _WORKER_ENCODER = load_worker_encoder(spec, batch_size, device=device)
-        vectors = dense_vectors(_WORKER_ENCODER, texts, len(texts))
+        vectors = dense_vectors(_WORKER_ENCODER, texts, len(texts), marks)
     except LinguaLiteError as exc:  # subclasses take other arguments and would not unpickle in the parent
         raise LinguaLiteError(str(exc)) from None
     unknown = getattr(_WORKER_ENCODER, "unknown_report", None)
@@ -130,12 +135,16 @@ class EncoderPool:
     """``workers`` spawned processes holding one model each; :meth:`encode` maps chunks to vectors in order.
 
     With ``workers=1`` nothing is spawned: the model is loaded here and chunks are encoded in this process.
-    Use as a context manager (the processes end with it)."""
+    Use as a context manager (the processes end with it). ``marks``: zero the rows of texts with no token the
+    model knows (:func:`~lingualite.encoding.to_file.dense_vectors`); False for a distillation teacher."""
 
-    def __init__(self, spec: str, workers: int, batch_size: int | None = None, device: str = "auto") -> None:
+    def __init__(
+        self, spec: str, workers: int, batch_size: int | None = None, device: str = "auto", marks: bool = True
+    ) -> None:
         if workers < 1:
             raise LinguaLiteError(f"--workers must be at least 1, not {workers}")
         self.spec, self.workers, self.batch_size, self.device = spec, workers, batch_size, device
+        self.marks = marks
         self.unknown: tuple[float, int] | None = None  # the first chunk's unknown-token report
         self._executor: ProcessPoolExecutor | None = None
         self._local: Any = None
@@ -161,7 +170,7 @@ class EncoderPool:
                 report = getattr(self._local, "unknown_report", None)
                 if i == 0 and callable(report):
                     self.unknown = report(texts)
-                yield first, dense_vectors(self._local, texts, len(texts))
+                yield first, dense_vectors(self._local, texts, len(texts), self.marks)
             return
         window: deque[tuple[int, Future]] = deque()
         try:
@@ -170,7 +179,13 @@ class EncoderPool:
                     (
                         first,
                         self._executor.submit(
-                            _encode_in_worker, self.spec, self.batch_size, texts, i == 0, self.device
+                            _encode_in_worker,
+                            self.spec,
+                            self.batch_size,
+                            texts,
+                            i == 0,
+                            self.device,
+                            self.marks,
                         ),
                     )
                 )

@@ -89,8 +89,11 @@ def xsr_from_files(
     distractors: str | Path | Sequence[str | Path] | None = None,
     k: int | None = None,
     directions: Sequence[str] = ("src2tgt",),
+    skip_bad: bool = False,
 ) -> dict[str, Any]:
-    """XSR on each ``src<TAB>tgt`` file (see :func:`~lingualite.evaluation.xsr.evaluate_xsr`).
+    """XSR on each ``src<TAB>tgt`` file (see :func:`~lingualite.evaluation.xsr.evaluate_xsr`). A pair with a
+    side that has no token the model knows (:mod:`lingualite.encoders.known_tokens`) is refused naming
+    ``FILE:LINE``; ``skip_bad`` skips it (and malformed lines), counted per file as ``skipped``.
 
     Pooled protocol (``queries``, ``pool`` or ``distractors`` given; paper 000's Table 4): each of
     ``directions`` (``src2tgt``, ``tgt2src``) on its own pool; ``distractors`` are files, each a path that may
@@ -109,9 +112,12 @@ def xsr_from_files(
     loaded: dict[tuple[Path, int], list[str]] = {}
     per_test = {}
     for name, path in _unique_names(files).items():
-        src, tgt = load_xsr_pairs(path, max_pairs=max_pairs, seed=seed)
+        skipped: list[int] = []
+        check = _known_pairs(encoder, path, skip_bad, skipped)
+        src, tgt = load_xsr_pairs(path, max_pairs=max_pairs, seed=seed, skip_bad=skip_bad, check=check)
         if not pooled:
             per_test[name] = evaluate_xsr(encoder, src, tgt, method, seed=seed, k=k)  # type: ignore[arg-type]
+            per_test[name].update({"skipped": len(skipped)} if skip_bad else {})
             continue
         rows = {}
         for direction in directions:
@@ -128,8 +134,26 @@ def xsr_from_files(
                 seed=seed,
                 k=k,
             )
-        per_test[name] = _merge_directions(rows)
+        per_test[name] = {**_merge_directions(rows), **({"skipped": len(skipped)} if skip_bad else {})}
     return {**_means(per_test), "method": method, "per_test": per_test}
+
+
+def _known_pairs(encoder: Encoder, path: Path, skip_bad: bool, skipped: list[int]) -> Any:
+    """The ``check`` of :func:`load_xsr_pairs`: pairs whose two sides hold a token the model knows; the lines
+    of the others go to ``skipped`` (under ``skip_bad``; without it the first is refused)."""
+    from lingualite.encoders.known_tokens import known_lines
+
+    def check(records: list[Any]) -> list[Any]:
+        n = len(records)
+        lines = [p.line for p in records] * 2
+        keep = known_lines(
+            encoder, path, lines, [p.src for p in records] + [p.tgt for p in records], skip_bad
+        )
+        both = keep[:n] & keep[n:]
+        skipped.extend(p.line for p, ok in zip(records, both, strict=True) if not ok)
+        return [p for p, ok in zip(records, both, strict=True) if ok]
+
+    return check
 
 
 def _distractors(

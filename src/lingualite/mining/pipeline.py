@@ -58,6 +58,9 @@ class MineSettings:
     engine: str = "local"
     rescore_model: str | None = None
     device: str = "auto"
+    skip_bad: bool = False
+    """A line with no token the model knows (:mod:`lingualite.encoders.known_tokens`) is left out of the pairs
+    and counted, instead of refused (``FILE:LINE``); selection only, not part of the fingerprint."""
     """Where the encoders run, and the exact search on a GPU (:mod:`lingualite.core.device`); not part of the
     work folder's fingerprint: shards encoded on one device are searched on another."""
 
@@ -96,6 +99,9 @@ class MineResult:
     tgt_sentences: int
     seconds: dict[str, float] = field(default_factory=dict)
     search: str = "exact"
+    skipped: dict[str, list[int]] = field(
+        default_factory=dict
+    )  # per side: lines left out (skip_bad), 1-based
 
 
 class _Progress:
@@ -276,6 +282,7 @@ def mine_files(
         tgt_shards = _encode_side(model, tgt, work / "tgt", settings)
         seconds["encode"] = time.perf_counter() - t0
         src_n, tgt_n = _rows(src_shards), _rows(tgt_shards)
+        skipped = {"src": _unknown(src, [src_shards], settings), "tgt": _unknown(tgt, [tgt_shards], settings)}
         if not src_n or not tgt_n:
             raise LinguaLiteError(f"{src if not src_n else tgt}: is empty; nothing to mine")
         use_ivf = settings.search == "ivf" or (settings.search == "auto" and max(src_n, tgt_n) >= IVF_FROM)
@@ -291,11 +298,15 @@ def mine_files(
             t0 = time.perf_counter()
             src_r = _encode_side(settings.rescore_model, src, work / "rescore" / "src", settings)
             tgt_r = _encode_side(settings.rescore_model, tgt, work / "rescore" / "tgt", settings)
+            skipped = {
+                "src": _unknown(src, [src_shards, src_r], settings),
+                "tgt": _unknown(tgt, [tgt_shards, tgt_r], settings),
+            }
             forward = _rescore(forward, src_r, tgt_r, work / "rescore" / "knn", settings.shard_size)
             backward = _rescore(backward, tgt_r, src_r, work / "rescore" / "knn", settings.shard_size)
             seconds["rescore"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        mined = _select(forward, backward, settings)
+        mined = _without(_select(forward, backward, settings), skipped, progress.report, src, tgt)
         write_pairs(mined, src, tgt, output)
         seconds["select_and_write"] = time.perf_counter() - t0
         result = MineResult(
@@ -305,11 +316,46 @@ def mine_files(
             tgt_n,
             {k: round(v, 2) for k, v in seconds.items()},
             "ivf" if use_ivf else "exact",
+            skipped,
         )
         write_json(
             work / "summary.json", {**asdict(result), "output": str(output), "settings": asdict(settings)}
         )
     return result
+
+
+def _unknown(path: Path, sides: list[list[Path]], settings: MineSettings) -> list[int]:
+    """The 1-based lines of ``path`` whose vector is marked as having no known token in any of ``sides``
+    (its shards by each model): the first refused naming ``path:line``, or all listed under ``skip_bad``."""
+    from lingualite.encoders.known_tokens import marked, refusal
+
+    lines: set[int] = set()
+    for shards in sides:
+        start = 0
+        for shard in shards:
+            vectors = np.load(shard, mmap_mode="r", allow_pickle=False)
+            lines.update((start + marked(np.asarray(vectors)) + 1).tolist())
+            start += len(vectors)
+    if lines and not settings.skip_bad:
+        first = min(lines)
+        raise refusal(path, first, _lines_at(path, np.array([first - 1])).get(first - 1))
+    return sorted(lines)
+
+
+def _without(
+    mined: MinedBitext, skipped: dict[str, list[int]], report: Callable[[str], None], src: Path, tgt: Path
+) -> MinedBitext:
+    """``mined`` without the pairs of skipped lines (``skip_bad``), which are counted on stderr."""
+    if not skipped["src"] and not skipped["tgt"]:
+        return mined
+    for name, path in (("src", src), ("tgt", tgt)):
+        if skipped[name]:
+            report(
+                f"mine: skipped {len(skipped[name]):,} lines of {path} with no token the model knows (--skip-bad)"
+            )
+    keep = ~np.isin(mined.src, np.array(skipped["src"], dtype=np.int64) - 1)
+    keep &= ~np.isin(mined.tgt, np.array(skipped["tgt"], dtype=np.int64) - 1)
+    return MinedBitext(mined.src[keep], mined.tgt[keep], mined.score[keep], mined.cosine[keep])
 
 
 def _rows(shards: list[Path]) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import struct
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ __all__ = [
     "ModelFolderError",
     "check_model_folder",
     "load_sentence_transformer",
+    "no_known_token",
     "unknown_token_share",
     "verify_checksums",
 ]
@@ -205,15 +207,12 @@ class _nothing:
         return None
 
 
-def unknown_token_share(tokenizer: Any, texts: list[str]) -> tuple[float, int]:
-    """(share of tokens that are the unknown token, sentences made only of unknown tokens) for ``texts``.
-
-    Scripts a vocabulary has never seen become ``[UNK]`` and give every such sentence the same vector."""
-    unk = getattr(tokenizer, "unk_token_id", None)
-    if unk is None or not texts:
-        return 0.0, 0
+def _content_ids(tokenizer: Any, texts: list[str]) -> Iterator[list[int]]:
+    """Per text: its ids that carry content, the unknown token included (special tokens and word-boundary
+    pieces, such as a Unigram vocabulary's "▁", left out)."""
+    unk = tokenizer.unk_token_id
     special = set(getattr(tokenizer, "all_special_ids", []) or [])
-    boundary: dict[int, bool] = {}  # word-boundary pieces ("▁" of a Unigram vocabulary) carry no content
+    boundary: dict[int, bool] = {}
 
     def content(i: int) -> bool:
         if i not in boundary:
@@ -221,13 +220,32 @@ def unknown_token_share(tokenizer: Any, texts: list[str]) -> tuple[float, int]:
             boundary[i] = piece.strip("▁Ġ ") == ""
         return not boundary[i]
 
-    total = unknown = all_unknown = 0
     for start in range(0, len(texts), 4096):
         batch = tokenizer(texts[start : start + 4096], add_special_tokens=False)["input_ids"]
         for ids in batch:
-            ids = [i for i in ids if i == unk or (i not in special and content(i))]
-            n_unk = sum(i == unk for i in ids)
-            total += len(ids)
-            unknown += n_unk
-            all_unknown += bool(ids) and n_unk == len(ids)
+            yield [i for i in ids if i == unk or (i not in special and content(i))]
+
+
+def no_known_token(tokenizer: Any, texts: list[str]) -> list[bool]:
+    """Per text: True when it has no content token other than the unknown one (its vector would be that of
+    ``[UNK]`` or of the special tokens alone); all False for a tokenizer without an unknown token."""
+    if getattr(tokenizer, "unk_token_id", None) is None or not texts:
+        return [False] * len(texts)
+    unk = tokenizer.unk_token_id
+    return [all(i == unk for i in ids) for ids in _content_ids(tokenizer, texts)]
+
+
+def unknown_token_share(tokenizer: Any, texts: list[str]) -> tuple[float, int]:
+    """(share of tokens that are the unknown token, sentences made only of unknown tokens) for ``texts``.
+
+    Scripts a vocabulary has never seen become ``[UNK]`` and give every such sentence the same vector."""
+    unk = getattr(tokenizer, "unk_token_id", None)
+    if unk is None or not texts:
+        return 0.0, 0
+    total = unknown = all_unknown = 0
+    for ids in _content_ids(tokenizer, texts):
+        n_unk = sum(i == unk for i in ids)
+        total += len(ids)
+        unknown += n_unk
+        all_unknown += bool(ids) and n_unk == len(ids)
     return (unknown / total if total else 0.0), all_unknown

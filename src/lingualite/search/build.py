@@ -58,6 +58,26 @@ def _unique(
     return out
 
 
+def _known(
+    docs: list[Doc], vectors: np.ndarray, stats: ReadStats, skip_bad: bool
+) -> tuple[list[Doc], np.ndarray]:
+    """The documents (and their rows) that hold a token the model knows: the first other is refused naming
+    its ``file:line``, or with ``skip_bad`` each is skipped and counted (:mod:`lingualite.encoders.known_tokens`)."""
+    from lingualite.encoders.known_tokens import marked, refusal
+
+    rows = marked(vectors)
+    if not rows.size:
+        return docs, vectors
+    if not skip_bad:
+        raise refusal(docs[int(rows[0])].where, None, docs[int(rows[0])].text)
+    for i in rows.tolist():
+        stats.skip(refusal(docs[i].where, None, docs[i].text))
+        stats.read -= 1
+    keep = np.ones(len(docs), bool)
+    keep[rows] = False
+    return [d for d, ok in zip(docs, keep, strict=True) if ok], vectors[keep]
+
+
 def ingest(
     store: DocumentStore,
     floats: FloatFile,
@@ -76,6 +96,9 @@ def ingest(
         if not docs:
             continue
         vectors = dense(encoder, [d.text for d in docs], dimensions=dimensions)
+        docs, vectors = _known(docs, vectors, stats, skip_bad)
+        if not docs:
+            continue
         finite = np.isfinite(vectors).all(axis=1)
         if not finite.all():
             raise LinguaLiteError(

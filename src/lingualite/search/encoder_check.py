@@ -47,12 +47,18 @@ def spec_of(encoder: Any) -> str | None:
     return normalize_spec(spec) if isinstance(spec, str | Path) else None
 
 
-def dense(encoder: Any, texts: list[str], queries: bool = False, dimensions: int | None = None) -> np.ndarray:
+def dense(
+    encoder: Any, texts: list[str], queries: bool = False, dimensions: int | None = None, marks: bool = True
+) -> np.ndarray:
     """L2-normalised float32 vectors of ``texts`` (``encode_queries`` for queries when the encoder has it);
-    with ``dimensions``, their first components, renormalised (:func:`lingualite.vectors.truncation.truncate`)."""
+    with ``dimensions``, their first components, renormalised (:func:`lingualite.vectors.truncation.truncate`).
+    A text with no token the model knows gets a zero row (:func:`lingualite.encoders.known_tokens.mark`):
+    documents are refused or skipped by the caller, a query is refused here (``queries[i]``). ``marks`` False:
+    the vectors as the model gives them (:data:`PROBES`, which identify the model, whatever it knows)."""
     from scipy import sparse
 
     from lingualite.encoders.base import require_standalone
+    from lingualite.encoders.known_tokens import mark, marked, refusal
 
     require_standalone(encoder, "build or search an index")
     fn = getattr(encoder, "encode_queries", None) if queries else None
@@ -63,6 +69,10 @@ def dense(encoder: Any, texts: list[str], queries: bool = False, dimensions: int
             "use a dense model"
         )
     vectors = np.array(vectors, dtype=np.float32, copy=True).reshape(len(texts), -1)
+    if marks:
+        vectors = mark(encoder, list(texts), vectors)
+    if queries and (rows := marked(vectors)).size:
+        raise refusal(None, int(rows[0]), texts[int(rows[0])], "queries")
     if dimensions is not None:
         return truncate(vectors, dimensions, normalize=True)
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
@@ -70,7 +80,10 @@ def dense(encoder: Any, texts: list[str], queries: bool = False, dimensions: int
 
 
 def probe_vectors(encoder: Any, dimensions: int | None = None) -> list[list[float]]:
-    return [[round(float(x), 6) for x in row] for row in dense(encoder, list(PROBES), dimensions=dimensions)]
+    return [
+        [round(float(x), 6) for x in row]
+        for row in dense(encoder, list(PROBES), dimensions=dimensions, marks=False)
+    ]
 
 
 def check_encoder(encoder: Any, info: dict[str, Any], index: Path) -> None:
@@ -95,7 +108,7 @@ def check_encoder(encoder: Any, info: dict[str, Any], index: Path) -> None:
         )
     recorded = np.asarray(info.get("probes") or [], dtype=np.float32)
     if recorded.size:
-        got = dense(encoder, list(PROBES), dimensions=info.get("truncate_dim"))
+        got = dense(encoder, list(PROBES), dimensions=info.get("truncate_dim"), marks=False)
         if got.shape != recorded.shape or float(np.min(np.sum(got * recorded, axis=1))) < PROBE_MIN_COSINE:
             raise LinguaLiteError(
                 f"{index}: model {spec or built} gives other vectors than when the index was built (the model "

@@ -7,7 +7,7 @@ single worker thread and the batchers (``/encode`` and ``/search`` share one unl
 queries differently, as e5 does with ``encode_queries``).
 
 Status codes: 422 for a text the request should not have sent (the limits and the text rule, empty text, a
-text the model has no token for when a unit vector is asked: its zero vector has no direction); 500 when the
+text the model has no token for when a unit vector is asked: :mod:`lingualite.encoders.known_tokens`); 500 when the
 encoder itself fails (that request only: see :mod:`lingualite.serve.batching`); 409 for a search on an index
 with no documents; 503 while the index cannot be read (its folder removed, or replaced by one of another
 model). A replaced index is picked up at the next request (:class:`lingualite.search.SearchIndex`).
@@ -105,7 +105,8 @@ class Service:
     async def _vectors(
         self, batcher: MicroBatcher, texts: list[str], unit: bool, what: str = "texts", counted: bool = False
     ) -> tuple[np.ndarray, list[int]]:
-        """The vectors of ``texts`` (one request), checked finite; ``unit``: a zero vector is a 422.
+        """The vectors of ``texts`` (one request), checked finite; ``unit``: a text with no token the model
+        knows (or a zero vector) is a 422.
         ``counted``: with the tokens of each text (else an empty list)."""
         try:
             if counted:
@@ -118,13 +119,18 @@ class Service:
             raise ApiError(500, f"the encoder failed: {type(exc).__name__}: {exc}") from exc
         if not np.isfinite(vectors).all():
             raise ApiError(500, "the encoder failed: it gave NaN or infinite values")
-        if unit:
-            zero = np.flatnonzero(np.linalg.norm(vectors, axis=1) < 1e-12)
-            if zero.size:
+        if unit:  # the rule of every bulk path (lingualite.encoders.known_tokens); raw vectors are asked for
+            from lingualite.encoders.known_tokens import no_known_token
+
+            loop = asyncio.get_running_loop()  # on the worker thread, which alone uses the encoder
+            flags = await loop.run_in_executor(self.worker, no_known_token, self.encoder, texts, vectors)
+            unknown = np.flatnonzero(flags)
+            if unknown.size:
                 raise ApiError(
                     422,
-                    f"{what}.{int(zero[0])}: the model has no token for this text (its vector is all zeros, so "
-                    "it has no direction to normalise or search by)",
+                    f"{what}.{int(unknown[0])}: the model has no token for this text (emoji, symbols, a script or "
+                    "words it never saw): its vector would be the same for every such text, or all zeros, with "
+                    "no direction to normalise or search by",
                 )
         return vectors, counts
 

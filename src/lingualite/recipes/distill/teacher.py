@@ -236,7 +236,9 @@ def _encode_chunks(teacher: Teacher, chunks: list[tuple[int, list[str]]]) -> Ite
         return
     from lingualite.encoding.workers import EncoderPool
 
-    with EncoderPool(teacher.name, min(teacher.workers, len(chunks))) as pool:
+    with EncoderPool(
+        teacher.name, min(teacher.workers, len(chunks)), marks=False
+    ) as pool:  # targets as given
         for start, vectors in pool.encode(chunks):
             yield start, np.asarray(vectors, dtype=np.float32)
 
