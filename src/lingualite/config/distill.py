@@ -47,6 +47,10 @@ class TeacherConfig:
             raise ConfigError("teacher.name must not be empty")
 
 
+# the folders the default pairs, UI strings and game text are prepared in (lingualite.reproduce.distill_data)
+_PAIR_DIRS = ("prepared", "prepared-ui", "prepared-games")
+
+
 @dataclass
 class DistillDataConfig(PairDataConfig):
     """The FIRST column is the teacher's language: the teacher encodes it, and the student learns to map both
@@ -70,12 +74,21 @@ class DistillDataConfig(PairDataConfig):
         "monolingual_batch_size": (1, None, False),
     }
 
-    max_train_pairs: int | None = 200_000
+    # every register the packages give (`lingualite data fetch --for distill` prepares them): the default pairs,
+    # LibreOffice UI strings, game text; untranslated text and word lists as monolingual targets
+    train_files: list[str] = field(
+        default_factory=lambda: [f"{{data_dir}}/{d}/*/train.tsv" for d in _PAIR_DIRS]
+    )
+    max_train_pairs: int | None = 700_000
     valid_pairs: int = 300
-    monolingual_files: list[str] = field(default_factory=list)
-    max_monolingual_sentences: int | None = 200_000
+    monolingual_files: list[str] = field(
+        default_factory=lambda: [f"{{data_dir}}/corpora/{s}/*.txt" for s in ("monolingual", "lexicon")]
+    )
+    max_monolingual_sentences: int | None = 300_000
     monolingual_batch_size: int | None = None
-    monolingual_exclude_files: list[str] = field(default_factory=lambda: ["{data_dir}/prepared/*/test.tsv"])
+    monolingual_exclude_files: list[str] = field(
+        default_factory=lambda: [f"{{data_dir}}/{d}/*/test.tsv" for d in _PAIR_DIRS]
+    )
 
 
 @dataclass
