@@ -26,7 +26,14 @@ from lingualite.core.io_utils import write_json
 from lingualite.data.evalsets.everyday import everyday_pairs
 from lingualite.data.sources import DESCRIPTIONS, LICENCES
 from lingualite.evaluation.register import DEFAULT_RECIPE_REGISTERS
-from lingualite.text.languages import CHECK_PIVOTS, ENGLISH, LANGUAGES, TRANSLATION_LANGS, parse_pair
+from lingualite.text.languages import (
+    CHECK_PIVOTS,
+    CORE,
+    CORE_TRANSLATION_LANGS,
+    ENGLISH,
+    LANGUAGES,
+    parse_pair,
+)
 
 __all__ = [
     "EVERYDAY_PAIRS",
@@ -56,7 +63,7 @@ STATIC_VOCABULARY = 40_000
 PACKAGE_BUDGET_BYTES = 20_000_000  # both models together (issue #35)
 # The everyday pairs every packaged model is checked on (every en-xx, and non-English pairs of each script).
 EVERYDAY_PAIRS: tuple[tuple[str, str], ...] = (
-    *((ENGLISH, lang) for lang in TRANSLATION_LANGS),
+    *((ENGLISH, lang) for lang in CORE_TRANSLATION_LANGS),
     *(parse_pair(name) for name in CHECK_PIVOTS),
 )
 
@@ -87,7 +94,7 @@ def register_check(spec: str, data_dir: Path) -> dict[str, Any]:
     from lingualite.evaluation.base import to_dense
     from lingualite.evaluation.register import DEFAULT_POOL, discover_registers, score_retrieval
 
-    regs = discover_registers(data_dir, TRANSLATION_LANGS, CHECK_PIVOTS, REGISTER_MAX_PAIRS)
+    regs = discover_registers(data_dir, CORE_TRANSLATION_LANGS, CHECK_PIVOTS, REGISTER_MAX_PAIRS)
     encoder = load_encoder(spec)
     cache: dict[str, Any] = {}
 
@@ -141,7 +148,7 @@ def build_packaged_models(
     from lingualite.reproduce.quickstart import prepare_default_data
 
     work.mkdir(parents=True, exist_ok=True)
-    prepared = prepare_default_data(data_dir, TRANSLATION_LANGS, _Printer(say))
+    prepared = prepare_default_data(data_dir, CORE_TRANSLATION_LANGS, _Printer(say))
     files = {split: [str(p / f"{split}.tsv") for p in prepared] for split in ("train", "valid")}
     runs = {"small": work / "small-run", "static": work / "static-run"}
     for name, config in (("small", "distill"), ("static", "distill-static")):
@@ -279,7 +286,7 @@ def _card(
         "small": "A 1-layer x 128 transformer student as an int8 ONNX graph (onnxruntime, no torch)",
         "static": "A static student: a token table (float16) and a mean, in numpy",
     }[name]
-    langs = ", ".join(f"{row.name} ({code})" for code, row in LANGUAGES.items())
+    langs = ", ".join(f"{LANGUAGES[code].name} ({code})" for code in CORE)
     valid = summary.get("final_metrics", {})
     per_pair = {k.split("/")[1]: v for k, v in valid.items() if k.startswith("valid_xsr_p_at_1/")}
     lines = [

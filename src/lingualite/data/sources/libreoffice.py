@@ -2,13 +2,14 @@
 
 ``fetch`` runs ``apt-get download libreoffice-help-<lang>`` and ``dpkg-deb -x``; the pages end up under
 ``<cache>/root/usr/share/libreoffice/help/<dir>/text/**.html``, ``<dir>`` being :data:`HELP_DIRS` of the
-language (``en-US``, ``fr``, ..., ``pt-BR``, ``zh-CN``). Every supported language has a help package
-(Debian 12: 2,561 pages in each).
+language (``en-US``, ``fr``, ..., ``pt-BR``, ``zh-CN``, ``zh-TW``). Debian 12 has a help package (2,561 pages
+each) for every supported language except those of :data:`NO_HELP` (LibreOffice translates only their UI:
+``libreoffice-ui``); :func:`lacking` says so.
 
 Variants: Portuguese is the Brazilian help (``libreoffice-help-pt-br``): paper 002 names no variant, and
 the Brazilian translation is the more complete one (12.9% of the English paragraphs left untranslated
 against 37.3% in ``libreoffice-help-pt``, LibreOffice 7.4). Chinese is Simplified (``zh-CN``), as in
-paper 001.
+paper 001; ``zht`` is the Traditional one (``zh-TW``).
 """
 
 from __future__ import annotations
@@ -30,12 +31,26 @@ from lingualite.data.sources.common import (
 )
 from lingualite.text.languages import ENGLISH, SUPPORTED
 
-__all__ = ["HELP_DIRS", "NAME", "PACKAGES", "extract", "fetch", "find_help_root", "parse_page"]
+__all__ = [
+    "HELP_DIRS",
+    "NAME",
+    "NO_HELP",
+    "PACKAGES",
+    "extract",
+    "fetch",
+    "find_help_root",
+    "lacking",
+    "parse_page",
+]
 
 NAME = "libreoffice"
+# Supported languages without a ``libreoffice-help-<x>`` package in Debian 12 (apt-cache, 2026-11-27).
+NO_HELP = frozenset({"ar", "bg", "fa", "he", "nb", "ro", "th", "uk"})
 # The help folder (and package suffix) of each language: its locale with a hyphen, American English.
 HELP_DIRS: dict[str, str] = {
-    lang: "en-US" if lang == ENGLISH else locale_name(lang).replace("_", "-") for lang in SUPPORTED
+    lang: "en-US" if lang == ENGLISH else locale_name(lang).replace("_", "-")
+    for lang in SUPPORTED
+    if lang not in NO_HELP
 }
 PACKAGES: dict[str, str] = {lang: f"libreoffice-help-{folder.lower()}" for lang, folder in HELP_DIRS.items()}
 _HELP_SUBDIR = Path("usr/share/libreoffice/help")
@@ -50,9 +65,14 @@ _BODY_MARK = 'id="DisplayArea"'  # page chrome before this element has no help t
 _PARAGRAPH = re.compile(r"<(p|h[1-6])\s[^>]*\bid=[^>]*>.*?</\1\s*>", re.S)
 
 
+def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """The languages of ``langs`` that Debian has no help package for (:data:`NO_HELP`)."""
+    return {lang: "Debian has no libreoffice-help package for it" for lang in langs if lang in NO_HELP}
+
+
 def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
     """Download and unpack the help packages for English and ``langs``; return the help root folder."""
-    wanted = [PACKAGES[lang] for lang in dict.fromkeys(["en", *langs])]
+    wanted = [PACKAGES[lang] for lang in dict.fromkeys(["en", *langs]) if lang in PACKAGES]
     root = download_and_unpack(wanted, Path(cache_dir))
     return root / _HELP_SUBDIR
 
