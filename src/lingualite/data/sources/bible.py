@@ -149,7 +149,11 @@ def clean_verse(text: str) -> str:
 
 def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
     """The languages of ``langs`` without a usable edition, with the reason (see the module docstring)."""
-    return {lang: NO_EDITION.get(lang, "the database has no edition in it") for lang in langs if lang not in EDITIONS}
+    return {
+        lang: NO_EDITION.get(lang, "the database has no edition in it")
+        for lang in langs
+        if lang not in EDITIONS
+    }
 
 
 def _find_db(raw: Path) -> Path:

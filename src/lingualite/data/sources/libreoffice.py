@@ -3,8 +3,8 @@
 ``fetch`` runs ``apt-get download libreoffice-help-<lang>`` and ``dpkg-deb -x``; the pages end up under
 ``<cache>/root/usr/share/libreoffice/help/<dir>/text/**.html``, ``<dir>`` being :data:`HELP_DIRS` of the
 language (``en-US``, ``fr``, ..., ``pt-BR``, ``zh-CN``, ``zh-TW``). Debian 12 has a help package (2,561 pages
-each) for every supported language except those of :data:`NO_HELP` (LibreOffice translates only their UI:
-``libreoffice-ui``); :func:`lacking` says so.
+each) for most supported languages; :func:`lacking` asks apt which have none (Debian 12: ar, bg, fa, he, nb,
+ro, th, uk, whose LibreOffice translates only its UI: ``libreoffice-ui``).
 
 Variants: Portuguese is the Brazilian help (``libreoffice-help-pt-br``): paper 002 names no variant, and
 the Brazilian translation is the more complete one (12.9% of the English paragraphs left untranslated
@@ -20,7 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from lingualite.core.errors import LinguaLiteError
-from lingualite.data.sources.apt import download_and_unpack
+from lingualite.data.sources.apt import download_and_unpack, known_packages
 from lingualite.data.sources.common import (
     ALL_LANGS,
     align_units,
@@ -34,7 +34,6 @@ from lingualite.text.languages import ENGLISH, SUPPORTED
 __all__ = [
     "HELP_DIRS",
     "NAME",
-    "NO_HELP",
     "PACKAGES",
     "extract",
     "fetch",
@@ -44,13 +43,9 @@ __all__ = [
 ]
 
 NAME = "libreoffice"
-# Supported languages without a ``libreoffice-help-<x>`` package in Debian 12 (apt-cache, 2026-11-27).
-NO_HELP = frozenset({"ar", "bg", "fa", "he", "nb", "ro", "th", "uk"})
 # The help folder (and package suffix) of each language: its locale with a hyphen, American English.
 HELP_DIRS: dict[str, str] = {
-    lang: "en-US" if lang == ENGLISH else locale_name(lang).replace("_", "-")
-    for lang in SUPPORTED
-    if lang not in NO_HELP
+    lang: "en-US" if lang == ENGLISH else locale_name(lang).replace("_", "-") for lang in SUPPORTED
 }
 PACKAGES: dict[str, str] = {lang: f"libreoffice-help-{folder.lower()}" for lang, folder in HELP_DIRS.items()}
 _HELP_SUBDIR = Path("usr/share/libreoffice/help")
@@ -66,13 +61,22 @@ _PARAGRAPH = re.compile(r"<(p|h[1-6])\s[^>]*\bid=[^>]*>.*?</\1\s*>", re.S)
 
 
 def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
-    """The languages of ``langs`` that Debian has no help package for (:data:`NO_HELP`)."""
-    return {lang: "Debian has no libreoffice-help package for it" for lang in langs if lang in NO_HELP}
+    """Before the fetch, the languages of ``langs`` whose help package apt does not know (nothing is said
+    where apt is missing: the fetch says why it cannot run); after it, those without pages in ``raw``."""
+    if raw is not None:
+        root = find_help_root(Path(raw))
+        return {
+            lang: "no help pages were unpacked" for lang in langs if not (root / HELP_DIRS[lang]).is_dir()
+        }
+    known = known_packages([PACKAGES[lang] for lang in langs])
+    if known is None:
+        return {}
+    return {lang: f"Debian has no {PACKAGES[lang]}" for lang in langs if PACKAGES[lang] not in known}
 
 
 def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
     """Download and unpack the help packages for English and ``langs``; return the help root folder."""
-    wanted = [PACKAGES[lang] for lang in dict.fromkeys(["en", *langs]) if lang in PACKAGES]
+    wanted = [PACKAGES[lang] for lang in dict.fromkeys(["en", *langs])]
     root = download_and_unpack(wanted, Path(cache_dir))
     return root / _HELP_SUBDIR
 
