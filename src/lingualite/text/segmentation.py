@@ -39,9 +39,9 @@ __all__ = [
 # Characters per word of English text, the space included: 5.903 over the 40,077 distinct English
 # sides of the LibreOffice help pairs (benchmarks/length_ratios.py).
 ENGLISH_CHARS_PER_WORD = 5.9
-# Thai letters (marks not counted) per word that PyThaiNLP's newmm finds: 3.3 over the Thai LibreOffice UI
-# strings (2026-11-27); the length of Thai text where that package is not installed.
-THAI_LETTERS_PER_WORD = 3.3
+# Thai letters (marks not counted) per word that PyThaiNLP's newmm finds: 3.64 over the 61,900 words of the
+# Thai LibreOffice UI strings (2026-11-27); the length of Thai text where that package is not installed.
+THAI_LETTERS_PER_WORD = 3.6
 
 # A candidate end: a stop, closing quotes/brackets, whitespace, then an optional opening quote/mark; the letter
 # after it decides. Full-width stops end a sentence wherever they stand (closing quotes stay with it).

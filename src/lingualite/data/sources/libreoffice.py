@@ -4,7 +4,8 @@
 ``<cache>/root/usr/share/libreoffice/help/<dir>/text/**.html``, ``<dir>`` being :data:`HELP_DIRS` of the
 language (``en-US``, ``fr``, ..., ``pt-BR``, ``zh-CN``, ``zh-TW``). Debian 12 has a help package (2,561 pages
 each) for most supported languages; :func:`lacking` asks apt which have none (Debian 12: ar, bg, fa, he, nb,
-ro, th, uk, whose LibreOffice translates only its UI: ``libreoffice-ui``).
+ro, th, uk, whose LibreOffice translates only its UI: ``libreoffice-ui``), and after the fetch drops a help
+folder that is a link to another language's (Debian 12's ``sk`` is a link to ``cs``: Czech pages).
 
 Variants: Portuguese is the Brazilian help (``libreoffice-help-pt-br``): paper 002 names no variant, and
 the Brazilian translation is the more complete one (12.9% of the English paragraphs left untranslated
@@ -65,13 +66,19 @@ def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
     where apt is missing: the fetch says why it cannot run); after it, those without pages in ``raw``."""
     if raw is not None:
         root = find_help_root(Path(raw))
-        return {
-            lang: "no help pages were unpacked" for lang in langs if not (root / HELP_DIRS[lang]).is_dir()
-        }
+        return {lang: why for lang in langs if (why := _unusable(root, lang))}
     known = known_packages([PACKAGES[lang] for lang in langs])
     if known is None:
         return {}
     return {lang: f"Debian has no {PACKAGES[lang]}" for lang in langs if PACKAGES[lang] not in known}
+
+
+def _unusable(root: Path, lang: str) -> str | None:
+    """Why the unpacked help of ``lang`` is not its own translation, or None when it is."""
+    folder = root / HELP_DIRS[lang]
+    if folder.is_symlink():  # Debian 12's libreoffice-help-sk is a link to the Czech help (sk -> cs)
+        return f"{PACKAGES[lang]} holds no translation of its own ({folder.name} -> {folder.readlink()})"
+    return None if folder.is_dir() else "no help pages were unpacked"
 
 
 def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
