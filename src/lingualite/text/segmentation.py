@@ -1,8 +1,8 @@
 """Sentence boundaries and lengths for every supported script.
 
-Sentences end at ``. ! ?`` followed by a space and a letter that may start a sentence (an upper-case letter,
-or a letter of a script without case: Han, Kana, Hangul), skipping common abbreviations; and at the full-width
-``。！？`` of Chinese and Japanese, which need no space after them. Length is counted in *units* that are fair
+Sentences end at ``. ! ?`` (and Arabic ``؟``, Devanagari ``।``) followed by a space and a letter that may start
+a sentence (an upper-case letter, or a letter of a script without case: Han, Kana, Hangul, Arabic, Hebrew ...),
+skipping common abbreviations; and at the full-width ``。！？`` of Chinese and Japanese, which need no space after them. Length is counted in *units* that are fair
 across scripts: words where words are spaced, and for Chinese and Japanese the Han/Kana characters scaled to
 English words (a Chinese word is about two characters).
 
@@ -45,7 +45,8 @@ THAI_LETTERS_PER_WORD = 3.6
 
 # A candidate end: a stop, closing quotes/brackets, whitespace, then an optional opening quote/mark; the letter
 # after it decides. Full-width stops end a sentence wherever they stand (closing quotes stay with it).
-_LATIN_END = re.compile(r"[.!?][\"'”’»)\]]*\s+(?=[¿¡\"'“‘«(]?(\w))")
+# The Arabic question mark (؟, Arabic and Persian) and the danda (।, Hindi) end sentences as "?" and "." do.
+_LATIN_END = re.compile(r"[.!?؟।][\"'”’»)\]]*\s+(?=[¿¡\"'“‘«(]?(\w))")
 _CJK_END = re.compile(r"[。！？]+([」』”’）)]*)\s*")
 _ABBREVIATION_LIST = (
     "e.g i.e vs mr mrs ms dr st no nr nº ca cf z.b d.h u.a bzw usw vgl ggf inkl evtl p.ex ex sr sra srta "
