@@ -2,9 +2,9 @@
 
 Sentences end at ``. ! ?`` (and Arabic ``؟``, Devanagari ``।``) followed by a space and a letter that may start
 a sentence (an upper-case letter, or a letter of a script without case: Han, Kana, Hangul, Arabic, Hebrew ...),
-skipping common abbreviations; and at the full-width ``。！？`` of Chinese and Japanese, which need no space after them. Length is counted in *units* that are fair
-across scripts: words where words are spaced, and for Chinese and Japanese the Han/Kana characters scaled to
-English words (a Chinese word is about two characters).
+skipping common abbreviations; and at the full-width ``。！？`` of Chinese and Japanese, which need no space
+after them. Length is counted in *units* that are fair across scripts: words where words are spaced, and for
+Chinese and Japanese the Han/Kana characters scaled to English words (a Chinese word is about two characters).
 
 Thai (the registry's ``segmenter`` language) spaces phrases, not words: its words are found by PyThaiNLP's
 dictionary segmenter (``newmm``) when that package is installed (``pip install pythainlp``, 22 MB, no
