@@ -130,3 +130,13 @@ def test_lengths_are_fair_across_scripts() -> None:
     assert _reason("zh", " ".join([EN] * 4), "文档每十分钟自动保存一次。") == "length_ratio"
     # A two-character "sentence" is too short (under 3 words).
     assert _reason("zh", "Save it now, please.", "保存") == "too_short"
+
+
+def test_language_id_candidates_stay_those_of_the_default_languages() -> None:
+    """The 21 languages of issue #43 are not extra candidates of every pair (that would change what the 13
+    default pairs keep); a pair of a new language adds its own language only."""
+    from lingualite.data.cleaning import COMMON_LANGS
+    from lingualite.text.languages import CORE
+
+    assert set(COMMON_LANGS) == {*CORE, "ar"}
+    assert PairCleaner("en", "zht")._iso == {"en": "en", "zht": "zh"}  # language ID knows it as zh

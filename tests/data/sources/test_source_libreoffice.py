@@ -248,3 +248,22 @@ def test_a_help_folder_linked_to_another_language_is_not_a_translation(
         "sk": "libreoffice-help-sk holds no translation of its own (sk -> cs)",
         "da": "no help pages were unpacked",
     }
+
+
+def test_known_packages_asks_apt_cache_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    calls: list[list[str]] = []
+
+    def fake_run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        calls.append(cmd)
+        return subprocess.CompletedProcess(
+            cmd, 100, "Package: libreoffice-help-fr\nVersion: 1\n\n", "E: no ar"
+        )
+
+    monkeypatch.setattr(apt.shutil, "which", lambda name: "/usr/bin/apt-cache")
+    monkeypatch.setattr(apt.subprocess, "run", fake_run)
+    assert apt.known_packages(["libreoffice-help-fr", "libreoffice-help-ar"]) == {"libreoffice-help-fr"}
+    assert len(calls) == 1 and calls[0][:2] == ["/usr/bin/apt-cache", "show"]
+    monkeypatch.setattr(apt.shutil, "which", lambda name: None)
+    assert apt.known_packages(["libreoffice-help-fr"]) is None
