@@ -119,8 +119,11 @@ def thai_segmenter() -> Callable[[str], list[str]] | None:
     return segment
 
 
+_THAI = re.compile("[\u0e01-\u0e4e]")  # Thai letters and marks (one regex: every length call checks)
+
+
 def _has_thai(token: str) -> bool:
-    return any(script_of(c) == "Thai" for c in token)
+    return _THAI.search(token) is not None
 
 
 def _thai_words(token: str) -> float:
@@ -153,7 +156,7 @@ def length_units(text: str, lang: str | None = None) -> float:
     """
     tokens = text.split()
     cjk = sum(1 for ch in text if script_of(ch) in CHARACTER_SCRIPTS)
-    thai = [tok for tok in tokens if _has_thai(tok)]
+    thai = [tok for tok in tokens if _has_thai(tok)] if _has_thai(text) else []
     if not cjk and not thai:
         return float(len(tokens))
     # Tokens made only of Han/Kana (and punctuation) are counted through their characters instead.
