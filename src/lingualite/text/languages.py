@@ -15,9 +15,10 @@ be saved in ``tokenizer.json``.
 
 Two lists: :data:`SUPPORTED` is every language lingualite can fetch, clean, split and evaluate (34);
 :data:`CORE` is the 13 the shipped models were trained on, the everyday set holds and every default run
-(quickstart, packaged builds, ``data fetch`` and ``prepare`` without ``--langs``, the language tables) uses, so
-that adding a language to the registry never changes what a default run does. :attr:`Language.teacher` says
-which teacher knows a language: USE-m's 16 languages (Chinese in both scripts) or only multilingual-e5-small.
+(quickstart, packaged builds, ``data fetch`` and ``data eval-sets`` without ``--langs``, the language and
+register tables, the evaluation report) uses, so that adding a language to the registry never changes what a
+default run does. :attr:`Language.teacher` says which teacher knows a language: USE-m's 16 languages (Chinese
+in both scripts) or only multilingual-e5-small.
 """
 
 from __future__ import annotations
