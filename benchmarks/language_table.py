@@ -26,14 +26,14 @@ from lingualite.data.evalsets.everyday import everyday_pairs
 from lingualite.data.pairs import load_xsr_pairs
 from lingualite.encoders.resolve import load_encoder
 from lingualite.evaluation.xsr import evaluate_xsr
-from lingualite.text.languages import CHECK_PIVOTS, ENGLISH, TRANSLATION_LANGS, parse_pair
+from lingualite.text.languages import CHECK_PIVOTS, CORE_TRANSLATION_LANGS, ENGLISH, parse_pair
 
 
 def _pools(data_dir: Path, max_pairs: int) -> dict[str, tuple[list[str], list[str]]]:
-    files = [data_dir / "prepared" / f"en-{lang}" / "test.tsv" for lang in TRANSLATION_LANGS]
+    files = [data_dir / "prepared" / f"en-{lang}" / "test.tsv" for lang in CORE_TRANSLATION_LANGS]
     files += sorted((data_dir / "prepared-pivot").glob("*-*/test.tsv"))
     pools = {f.parent.name: load_xsr_pairs(f, max_pairs=max_pairs) for f in files if f.is_file()}
-    for lang in TRANSLATION_LANGS:
+    for lang in CORE_TRANSLATION_LANGS:
         pools[f"everyday/{ENGLISH}-{lang}"] = everyday_pairs(ENGLISH, lang)
     for src, tgt in map(parse_pair, CHECK_PIVOTS):
         pools[f"everyday/{src}-{tgt}"] = everyday_pairs(src, tgt)

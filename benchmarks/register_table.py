@@ -57,7 +57,7 @@ from lingualite.evaluation.register import (  # noqa: E402
     score_retrieval,
     summarise,
 )
-from lingualite.text.languages import CHECK_PIVOTS, ENGLISH, TRANSLATION_LANGS  # noqa: E402
+from lingualite.text.languages import CHECK_PIVOTS, CORE_TRANSLATION_LANGS, ENGLISH  # noqa: E402
 
 BASELINES = ("use-m", "e5-small", "tfidf", "minilm")
 PACKAGED_SEEN = {"lingualite-small": DEFAULT_RECIPE_REGISTERS, "lingualite-static": DEFAULT_RECIPE_REGISTERS}
@@ -178,7 +178,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--references", nargs="+", default=["use-m", "e5-small"], help="gaps are reported to these"
     )
     ap.add_argument("--data-dir", type=Path, default=None, help="default: $LINGUALITE_DATA_DIR or data")
-    ap.add_argument("--langs", nargs="+", default=list(TRANSLATION_LANGS), help="the xx of the en-xx pairs")
+    ap.add_argument(
+        "--langs", nargs="+", default=list(CORE_TRANSLATION_LANGS), help="the xx of the en-xx pairs"
+    )
     ap.add_argument(
         "--pivots", nargs="*", default=list(CHECK_PIVOTS), help="non-English pairs (multi-way registers)"
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lingualite.data.cleaning import CleaningStats, PairCleaner, clean_pairs
+from lingualite.data.cleaning import CleaningStats, PairCleaner, _other_cjk_language, clean_pairs
 from lingualite.data.readers import ParallelPair
 
 GOOD = {
@@ -27,6 +27,55 @@ GOOD = {
         ("Click the LibreOffice Writer icon to open a new text document.", "Щёлкните значок LibreOffice Writer, чтобы открыть новый текстовый документ."),
     ],
 }  # fmt: skip
+# Real pairs of the languages added in issue #43, as the sources extracted them (LibreOffice UI and help, the
+# Bible; 2026-11-27), with what cleaning must keep: Arabic shadda (U+0651) and the prefix "بـ" (tatweel,
+# U+0640), the Bible's left-to-right marks (U+200E) in Arabic, Hebrew's right-to-left mark (U+200F) and
+# embedding (U+202B), Persian's zero-width non-joiner (U+200C), Devanagari's virama and vowel signs, Thai's
+# vowel and tone marks (no spaces between words), Traditional Chinese characters.
+GOOD_ISSUE_43 = {
+    "ar": [
+        ("Do you want to change the compatibility options of the default template?", "هل تريد تغيير خيارات التوافق للقالب المبدئيّ؟"),
+        ("Applies all modifications without closing dialog. Values are saved and cannot be reverted with Reset.", "يطبّق كل التعديلات دون إغلاق الحوار. تُحفظ القيم ولا يمكن التراجع عنها بـ ’صفّر‘."),
+        ("So I let them go after the stubbornness of their hearts, That they might walk in their own counsels.", "\u200eفسلمتهم الى قساوة قلوبهم. ليسلكوا في مؤامرات انفسهم\u200e."),
+    ],
+    "th": [
+        ("Displays the source of the clipboard contents.", "แสดงแหล่งที่มาของเนื้อหาในคลิปบอร์ด"),
+        ("Select the formatting style for the separator line. If you do not want a separator line, choose \"None\".", "เลือกรูปแบบเส้นของเส้นกั้น ถ้าคุณไม่ต้องการตีเส้นกั้น ก็เลือก \"ไม่มี\""),
+    ],
+    "he": [
+        ("Mean value. The mean value of the log normal distribution.", "ערך ממוצע. הערך הממוצע של ההתפלגות הלוגנורמלית.\u200f"),
+        ("Values of the inverse t-distribution.", "הערכים של התפלגות\u202b t ההפוכה. \u200f"),
+    ],
+    "fa": [
+        ("This HTML document contains Basic macros. They were not saved with the current export settings.", "این سند HTML حاوی ماکروهای پایه است. آن\u200cها با تنظیمات برون\u200cبری فعلی ذخیره نشده\u200cاند."),
+        ("You cannot change this part of the pivot table.", "شما نمی\u200cتوانید این بخش از پیوت تیبل را تغییر دهید."),
+    ],
+    "hi": [("The file could not be saved", "फ़ाइल को सहेजा नहीं जा सका।"), ("Online Update Options", "ऑनलाइन अद्यतन विकल्प")],
+    "el": [("Set the focus on the desired control.", "Ρυθμίζει την εστίαση στο επιθυμητό στοιχείο ελέγχου.")],
+    "zht": [("Removes the selected variable from the list of watched variables.", "從檢視的變數之清單中移除選取的變數。")],
+    "uk": [("Creates a date series using the defined increment and end date.", "Служить для створення ряду дат з використанням певного приросту та кінцевої дати.")],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", sorted(GOOD_ISSUE_43))
+def test_real_pairs_of_the_added_scripts_are_kept_whole(lang: str) -> None:
+    """Kept, and kept as they were: no mark, joiner or diacritic removed (nothing but outer spaces)."""
+    stats = CleaningStats()
+    pairs = [ParallelPair(en, xx, None, "test", i) for i, (en, xx) in enumerate(GOOD_ISSUE_43[lang], 1)]
+    kept = list(clean_pairs(pairs, "en", lang, stats=stats))
+    assert [(p.src, p.tgt) for p in kept] == [(p.src.strip(), p.tgt.strip()) for p in pairs], stats.to_dict()
+
+
+def test_traditional_chinese_is_chinese_to_the_filters() -> None:
+    """zht is checked as Chinese: a side in Japanese Kana is the wrong language; Traditional text is kept
+    in a zh pair too (the two share the language ID's "zh")."""
+    en = "Removes the selected variable from the list of watched variables."
+    japanese = "選択した変数をウォッチ変数のリストから削除します。"
+    assert _reason("zht", en, japanese) == _reason("zh", en, japanese) is not None
+    assert _other_cjk_language("從清單中移除選取的變數とします", "zht")  # one Kana: not Chinese
+    assert not _other_cjk_language("從檢視的變數之清單中移除選取的變數。", "zht")
+    assert _reason("zht", en, "從檢視的變數之清單中移除選取的變數。") is None
+    assert _reason("zh", en, "從檢視的變數之清單中移除選取的變數。") is None
 
 
 @pytest.mark.parametrize("lang", sorted(GOOD))
@@ -81,3 +130,13 @@ def test_lengths_are_fair_across_scripts() -> None:
     assert _reason("zh", " ".join([EN] * 4), "文档每十分钟自动保存一次。") == "length_ratio"
     # A two-character "sentence" is too short (under 3 words).
     assert _reason("zh", "Save it now, please.", "保存") == "too_short"
+
+
+def test_language_id_candidates_stay_those_of_the_default_languages() -> None:
+    """The 21 languages of issue #43 are not extra candidates of every pair (that would change what the 13
+    default pairs keep); a pair of a new language adds its own language only."""
+    from lingualite.data.cleaning import COMMON_LANGS
+    from lingualite.text.languages import CORE
+
+    assert set(COMMON_LANGS) == {*CORE, "ar"}
+    assert PairCleaner("en", "zht")._iso == {"en": "en", "zht": "zh"}  # language ID knows it as zh

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,31 @@ def test_the_shipped_config_reads_what_it_prepares_and_says_how_when_missing(tmp
     assert texts == set(distill_data.TEXT_SOURCES)
     with pytest.raises(Exception, match="lingualite data fetch --for distill"):
         expand_files(cfg.data.train_files, "training")
+
+
+def test_read_only_is_the_shipped_globs_on_a_data_dir_of_those_languages(
+    tmp_path: Path, offline: list
+) -> None:
+    for lang in ("fr", "de"):
+        for source in distill_data.REGISTER_PAIR_FOLDERS:
+            _corpus(tmp_path / "corpora" / source / f"en-{lang}.tsv")
+        for source in distill_data.TEXT_SOURCES:
+            for code in (lang, "en"):
+                (tmp_path / "corpora" / source).mkdir(parents=True, exist_ok=True)
+                (tmp_path / "corpora" / source / f"{code}.txt").write_text("A line.\n")
+    folders = distill_data.prepare_distill_data(tmp_path, ("fr", "de"), LinePrinter(print), no_lang_id=True)
+    folders["prepared"] = [tmp_path / "prepared" / f"en-{lang}" for lang in ("fr", "de")]
+    for lang in ("fr", "de"):  # the default pairs' folders (the fixture takes them as prepared)
+        shutil.copytree(tmp_path / "prepared-ui" / f"en-{lang}", tmp_path / "prepared" / f"en-{lang}")
+    globbed = load_distill_config("distill", tmp_path)
+    expanded = {
+        key: [str(p) for p in expand_files(getattr(globbed.data, key), key)]
+        for key in ("train_files", "monolingual_files", "monolingual_exclude_files")
+    }
+    explicit = load_distill_config("distill", tmp_path)
+    distill_data.read_only(explicit, folders, tmp_path, ("fr", "de"))
+    for key, files in expanded.items():
+        assert getattr(explicit.data, key) == files, key
+    (tmp_path / "corpora" / "lexicon" / "sv.txt").write_text("En rad.\n")  # another language in the dir
+    distill_data.read_only(explicit, folders, tmp_path, ("fr", "de"))
+    assert not any("sv.txt" in f for f in explicit.data.monolingual_files)

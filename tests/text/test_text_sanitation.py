@@ -76,3 +76,19 @@ def test_every_encoder_refuses_a_bad_text(tmp_path: Path, monkeypatch: pytest.Mo
             encoder.encode(["the cat", "\ud800"])
         with pytest.raises(InvalidTextError, match=r"texts\[0\]: contains a NUL character"):
             encoder.encode(["a\x00b"])
+
+
+def test_right_to_left_and_thai_text_passes_the_rule_unchanged() -> None:
+    """Real strings of the LibreOffice UI and the Bible (2026-11-27): bidi marks (LRM, RLM, RLE), tatweel,
+    shadda, the Persian ZWNJ and Thai vowel and tone marks are text, not problems, and come back unchanged."""
+    texts = [
+        "\u200eفسلمتهم الى قساوة قلوبهم. ليسلكوا في مؤامرات انفسهم\u200e.",
+        "يطبّق كل التعديلات دون إغلاق الحوار. تُحفظ القيم ولا يمكن التراجع عنها بـ ’صفّر‘.",
+        "הערכים של התפלגות\u202b t ההפוכה. \u200f",
+        "شما نمی\u200cتوانید این بخش از پیوت تیبل را تغییر دهید.",
+        'เลือกรูปแบบเส้นของเส้นกั้น ถ้าคุณไม่ต้องการตีเส้นกั้น ก็เลือก "ไม่มี"',
+    ]
+    for text in texts:
+        assert text_problem(text) is None
+        assert decode_utf8(text.encode()) == text
+    check_texts(texts)  # raises nothing

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -76,3 +77,46 @@ def test_truncate_units_cuts_words_or_characters() -> None:
     assert cut.startswith("使用 LibreOffice 打印") and len(cut) < len(text)
     assert 3 <= length_units(cut, "zh") <= 4
     assert chars_per_word("ja") > chars_per_word("zh") > 1.5
+
+
+# Real Thai strings of the LibreOffice UI (Debian 12): no space between words, spaces between phrases.
+THAI = "เลือกรูปแบบเส้นของเส้นกั้น ถ้าคุณไม่ต้องการตีเส้นกั้น ก็เลือก"
+
+
+def test_thai_words_come_from_the_dictionary_segmenter() -> None:
+    pytest.importorskip("pythainlp")
+    from lingualite.text.segmentation import truncate_units, words
+
+    assert words("แสดงแหล่งที่มาของเนื้อหาในคลิปบอร์ด", "th")[:4] == ["แสดง", "แหล่งที่มา", "ของ", "เนื้อหา"]
+    found = words(THAI, "th")
+    assert "".join(found) == "".join(THAI.split()) and len(found) > len(THAI.split())
+    assert length_units(THAI, "th") == len(found)
+    assert length_units("LibreOffice แสดงแหล่งที่มา", "th") == 1 + len(words("แสดงแหล่งที่มา"))
+    cut = truncate_units(THAI, 3, "th")
+    assert THAI.startswith(cut) and length_units(cut, "th") == 3  # cut at a word, not inside one
+
+
+def test_thai_without_the_segmenter_counts_its_letters(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lingualite.text import segmentation
+    from lingualite.text.scripts import script_of
+
+    monkeypatch.setattr(segmentation, "thai_segmenter", lambda: None)
+    letters = [sum(script_of(c) == "Thai" for c in tok) for tok in THAI.split()]
+    expected = sum(max(1.0, n / segmentation.THAI_LETTERS_PER_WORD) for n in letters)
+    assert length_units(THAI, "th") == pytest.approx(expected)
+    assert 5 <= length_units(THAI, "th") <= 20  # a dozen words, where spaces alone count 3
+    assert segmentation.words(THAI, "th") == THAI.split()
+    cut = segmentation.truncate_units(THAI, 2, "th")
+    assert THAI.startswith(cut) and 0 < len(cut) < len(THAI.split()[0])
+
+
+def test_right_to_left_and_devanagari_text_is_measured_as_spaced_words() -> None:
+    """Stored in logical order and spaced: words, marks and joiners inside them (real UI strings)."""
+    assert length_units("هل تريد تغيير خيارات التوافق للقالب المبدئيّ؟", "ar") == 7
+    assert length_units("ערך ממוצע. הערך הממוצע של ההתפלגות הלוגנורמלית.\u200f", "he") == 7
+    assert length_units("شما نمی\u200cتوانید این بخش را تغییر دهید.", "fa") == 7
+    assert length_units("फ़ाइल को सहेजा नहीं जा सका।", "hi") == 6
+    # Scripts without case: any letter after a stop starts a sentence; ؟ and । are stops.
+    assert split_sentences("يطبّق كل التعديلات. تُحفظ القيم.") == ["يطبّق كل التعديلات.", "تُحفظ القيم."]
+    assert split_sentences("هل تريد الحفظ؟ تُحفظ القيم.") == ["هل تريد الحفظ؟", "تُحفظ القيم."]
+    assert split_sentences("फ़ाइल सहेजी गई। फ़ाइल बंद करें।") == ["फ़ाइल सहेजी गई।", "फ़ाइल बंद करें।"]

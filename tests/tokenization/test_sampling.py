@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from lingualite.data.pairs import read_pairs
-from lingualite.text.languages import ENGLISH, SUPPORTED, TRANSLATION_LANGS
+from lingualite.text.languages import CORE, CORE_TRANSLATION_LANGS, ENGLISH
 from lingualite.tokenization.sampling import apportion, sample_by_language, smoothed_language_shares
 from lingualite.tokenization.vocabulary import sample_for_vocabulary
 
 # very different sizes: English 200k sentences down to 37 for the smallest
-SIZES = {lang: max(37, 200_000 // 3**i) for i, lang in enumerate(SUPPORTED)}
+SIZES = {lang: max(37, 200_000 // 3**i) for i, lang in enumerate(CORE)}
 
 
 def test_thirteen_languages_each_get_at_least_their_smoothed_share() -> None:
@@ -53,14 +53,14 @@ def test_a_repeated_sentence_counts_once() -> None:
 def test_english_of_many_en_xx_files_is_one_language_counted_once(tmp_path: Path) -> None:
     english = [f"english sentence {i}" for i in range(50)]
     files = []
-    for lang in TRANSLATION_LANGS:  # every en-xx folder holds the same English side
+    for lang in CORE_TRANSLATION_LANGS:  # every en-xx folder holds the same English side
         folder = tmp_path / f"{ENGLISH}-{lang}"
         folder.mkdir()
         path = folder / "train.tsv"
         path.write_text("".join(f"{e}\t{lang} {i}\n" for i, e in enumerate(english)), encoding="utf-8")
         files.append(path)
     texts = read_pairs(files).texts
-    assert set(texts) == set(SUPPORTED)
+    assert set(texts) == set(CORE)
     assert len(texts[ENGLISH]) == 50  # not 12 x 50
     shares = sample_for_vocabulary(texts, alpha=0.7, size=1300).shares
-    assert shares == pytest.approx({lang: 1 / 13 for lang in SUPPORTED})
+    assert shares == pytest.approx({lang: 1 / 13 for lang in CORE})

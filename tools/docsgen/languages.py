@@ -13,9 +13,9 @@ SOURCE = "benchmarks/results/language_table.json"
 
 
 def registry() -> str:
-    from lingualite.text.languages import LANGUAGES
+    from lingualite.text.languages import CORE, LANGUAGES
 
-    head = ["code", "language", "scripts", "segmentation", "papers"]
+    head = ["code", "language", "scripts", "segmentation", "papers", "teacher", "default (`CORE`)"]
     body = [
         [
             code,
@@ -23,6 +23,8 @@ def registry() -> str:
             ", ".join(row.scripts),
             row.segmentation,
             ", ".join(row.papers) or "beyond the papers",
+            "USE-m, e5-small" if row.teacher == "use-m" else "e5-small only",
+            "yes" if code in CORE else "no",
         ]
         for code, row in LANGUAGES.items()
     ]

@@ -177,7 +177,13 @@ def eval_align(
       lingualite eval align --model use-m --pairs zh-ru,ja-ko
     """
     from lingualite.evaluation.document_alignment import evaluate_aligner, load_cases
-    from lingualite.text.languages import ENGLISH, TRANSLATION_LANGS, check_languages, pair_name, parse_pair
+    from lingualite.text.languages import (
+        CORE_TRANSLATION_LANGS,
+        ENGLISH,
+        check_languages,
+        pair_name,
+        parse_pair,
+    )
 
     raw, prep = (
         in_data_dir(help_pages, data_dir, "cache/libreoffice"),
@@ -194,7 +200,7 @@ def eval_align(
         if pairs:
             todo = [parse_pair(p.strip()) for p in pairs.split(",") if p.strip()]
         else:
-            wanted = check_languages(x.strip() for x in langs.split(",")) if langs else TRANSLATION_LANGS
+            wanted = check_languages(x.strip() for x in langs.split(",")) if langs else CORE_TRANSLATION_LANGS
             todo = [(ENGLISH, lang) for lang in wanted]
         per_pair = {}
         for src, tgt in todo:

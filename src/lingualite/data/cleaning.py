@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from lingualite.core.errors import ConfigError
 from lingualite.data.readers import ParallelPair
-from lingualite.text.languages import LANGUAGES, SUPPORTED
+from lingualite.text.languages import CORE, LANGUAGES
 from lingualite.text.scripts import SIMPLIFIED_ONLY, script_units
 from lingualite.text.segmentation import length_units
 
@@ -50,8 +50,10 @@ LATIN_SCRIPT_LANGS = frozenset(
     + ("nb", "nl", "nn", "no", "oc", "pl", "pt", "qu", "ro", "rw", "sk", "sl", "sq", "sv", "sw", "tl", "tr")
     + ("vi", "vo", "wa", "xh", "zu")
 )
-# Extra candidates for language ID besides the pair's own languages: frequent contaminants of web corpora.
-COMMON_LANGS = (*SUPPORTED, "ar")
+# Extra candidates for language ID besides the pair's own languages: frequent contaminants of web corpora (the
+# 13 of the shipped models and Arabic, as before issue #43: more candidates would change what the default
+# pairs keep).
+COMMON_LANGS = (*CORE, "ar")
 _LANG_ID_MAX_CHARS = 400  # language ID looks at the first 400 characters only (bounds its cost)
 _LATIN_RANGES = ((0x0041, 0x024F), (0x1E00, 0x1EFF), (0x2C60, 0x2C7F), (0xA720, 0xA7FF), (0xFF21, 0xFF5A))
 
@@ -179,18 +181,20 @@ def _script_problem(text: str, lang: str, max_foreign: float | None, min_own: fl
 
 # The languages written in Han without spaces (Chinese, Japanese), which share their characters.
 _HAN_LANGS = frozenset(code for code, row in LANGUAGES.items() if row.segmentation == "characters")
+_HAN_ISO = frozenset(LANGUAGES[code].iso_code for code in _HAN_LANGS)  # what language ID calls them
 
 
 def _other_cjk_language(text: str, lang: str) -> bool:
     """Chinese and Japanese share Han characters, and a language identifier confuses their short texts; Kana
     and simplified characters decide: a "Chinese" side with Kana is Japanese; a "Japanese" side without Kana
     is Chinese when it holds a character only Simplified Chinese writes (:data:`SIMPLIFIED_ONLY`), while
-    Kanji-only Japanese (lists, headings: 作成者、送信者、日付) is kept."""
+    Kanji-only Japanese (lists, headings: 作成者、送信者、日付) is kept. Traditional Chinese (``zht``) is
+    Chinese here."""
     if lang not in _HAN_LANGS:
         return False
     units = script_units(text)
     kana = units["Hiragana"] + units["Katakana"]
-    if lang == "zh":
+    if LANGUAGES[lang].iso_code == "zh":  # Simplified or Traditional
         return kana >= 1
     return kana == 0 and units["Han"] >= 2 and any(ch in SIMPLIFIED_ONLY for ch in text)
 
@@ -219,6 +223,11 @@ class PairCleaner:
     def __init__(self, src_lang: str, tgt_lang: str, config: CleaningConfig | None = None) -> None:
         self.config = config or CleaningConfig()
         self.src_lang, self.tgt_lang = _primary(src_lang), _primary(tgt_lang)
+        # What the language identifier calls each side's language (``zht`` is ``zh`` to it).
+        self._iso = {
+            lang: LANGUAGES[lang].iso_code if lang in LANGUAGES else lang
+            for lang in (self.src_lang, self.tgt_lang)
+        }
         self._seen: set[bytes] = set()
         self._scale = tuple(
             LANGUAGES[lang].length_vs_english if lang in LANGUAGES else 1.0
@@ -226,10 +235,8 @@ class PairCleaner:
         )
         self._ident: Any = None
         if self.config.lang_id:
-            self._ident = _identifier(tuple(sorted({self.src_lang, self.tgt_lang, *COMMON_LANGS})))
-            self._checkable = {
-                lang for lang in (self.src_lang, self.tgt_lang) if lang in self._ident.nb_classes
-            }
+            self._ident = _identifier(tuple(sorted({*self._iso.values(), *COMMON_LANGS})))
+            self._checkable = {lang for lang, iso in self._iso.items() if iso in self._ident.nb_classes}
 
     def _wrong_language(self, text: str, n_words: float, lang: str) -> bool:
         if _other_cjk_language(text, lang):
@@ -237,9 +244,10 @@ class PairCleaner:
         if n_words < self.config.lang_id_min_words or lang not in self._checkable:
             return False
         detected, confidence = self._ident.classify(text[:_LANG_ID_MAX_CHARS])
-        if {detected, lang} <= _HAN_LANGS:
+        iso = self._iso[lang]
+        if {detected, iso} <= _HAN_ISO:
             return False  # zh vs ja: the identifier guesses on Kanji-only text; the scripts decided above
-        return detected != lang and confidence >= self.config.lang_id_min_confidence
+        return detected != iso and confidence >= self.config.lang_id_min_confidence
 
     def _foreign_script(self, lang: str, text: str, tokens: list[str]) -> bool:
         cfg = self.config

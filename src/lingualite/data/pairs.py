@@ -48,9 +48,10 @@ def expand_files(patterns: list[str], what: str) -> list[Path]:
 def language_coverage(patterns: list[str], files: list[Path]) -> dict[str, Any]:
     """The languages ``files`` (what ``patterns`` matched) are in, from their pair folders (``en-fr``), and,
     when a pattern globs the pair folders (``{data_dir}/prepared/*/train.tsv``: "whatever is prepared"),
-    the supported languages (:data:`lingualite.text.languages.SUPPORTED`) that have no file there, with the
+    the default languages (:data:`lingualite.text.languages.CORE`, the 13 of the shipped models) that have no
+    file there, with the
     commands that prepare them (``message``). Files named one by one are the user's choice: none missing."""
-    from lingualite.text.languages import SUPPORTED
+    from lingualite.text.languages import CORE
 
     found = {lang for f in files for lang in languages_of(f)} - {"src", "tgt"}
     languages = sorted(found)
@@ -59,14 +60,14 @@ def language_coverage(patterns: list[str], files: list[Path]) -> dict[str, Any]:
         for pat in patterns
         if any(c in Path(pat).parent.name for c in "*?[")
     ]
-    missing = [code for code in SUPPORTED if code not in found] if globbed and languages else []
+    missing = [code for code in CORE if code not in found] if globbed and languages else []
     message = None
     if missing:
         root = Path(globbed[0]).parent.parent  # .../prepared
         data_dir = root.parent
         first = missing[0] if missing[0] != "en" else (missing[1:] or ["xx"])[0]
         message = (
-            f"{len(languages)} of the {len(SUPPORTED)} supported languages have prepared data in {root} "
+            f"{len(languages)} of the {len(CORE)} default languages have prepared data in {root} "
             f"({', '.join(languages)}); no prepared data for {', '.join(missing)}: the model will not learn "
             f"them. To prepare them: lingualite data fetch --data-dir {data_dir} --langs {','.join(missing)}, "
             f"then for each language, e.g. {first}: {_prepare_command(data_dir, root, first)}"

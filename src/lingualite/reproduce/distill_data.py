@@ -17,13 +17,17 @@ from __future__ import annotations
 import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.sources import fetch_corpora
 from lingualite.data.split import SplitConfig
+from lingualite.text.languages import ENGLISH
 
-__all__ = ["REGISTER_PAIR_FOLDERS", "REGISTER_SPLIT", "TEXT_SOURCES", "prepare_distill_data"]
+if TYPE_CHECKING:
+    from lingualite.config.distill import DistillConfig
+
+__all__ = ["REGISTER_PAIR_FOLDERS", "REGISTER_SPLIT", "TEXT_SOURCES", "prepare_distill_data", "read_only"]
 
 # pair source -> the folder under the data dir its en-xx pairs are prepared in (the configs' globs name them)
 REGISTER_PAIR_FOLDERS: dict[str, str] = {"libreoffice-ui": "prepared-ui", "games": "prepared-games"}
@@ -80,3 +84,20 @@ def prepare_distill_data(
             for job in jobs:
                 console.print(job.result())
     return folders
+
+
+def read_only(
+    cfg: DistillConfig, folders: dict[str, list[Path]], data_dir: Path, langs: tuple[str, ...]
+) -> None:
+    """Point ``cfg``'s data at exactly ``folders`` (what :func:`prepare_distill_data` returned) and the text
+    files of English and ``langs``, instead of the shipped globs, which read whatever a data dir holds (other
+    languages prepared there too)."""
+    # sorted as the globs would list them, so a data dir of only these languages gives the same run
+    pairs = [folder for found in folders.values() for folder in sorted(found)]
+    cfg.data.train_files = [str(f / "train.tsv") for f in pairs]
+    cfg.data.valid_files = [str(f / "valid.tsv") for f in sorted(folders["prepared"])]
+    cfg.data.monolingual_exclude_files = [str(f / "test.tsv") for f in pairs]
+    texts = [
+        data_dir / "corpora" / s / f"{lang}.txt" for s in TEXT_SOURCES for lang in sorted({ENGLISH, *langs})
+    ]
+    cfg.data.monolingual_files = [str(t) for t in texts if t.is_file()]

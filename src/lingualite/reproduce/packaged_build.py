@@ -28,7 +28,14 @@ from lingualite.core.io_utils import write_json
 from lingualite.data.evalsets.everyday import everyday_pairs
 from lingualite.data.sources import DESCRIPTIONS, LICENCES
 from lingualite.evaluation.register import DEFAULT_RECIPE_REGISTERS
-from lingualite.text.languages import CHECK_PIVOTS, ENGLISH, LANGUAGES, TRANSLATION_LANGS, parse_pair
+from lingualite.text.languages import (
+    CHECK_PIVOTS,
+    CORE,
+    CORE_TRANSLATION_LANGS,
+    ENGLISH,
+    LANGUAGES,
+    parse_pair,
+)
 
 __all__ = [
     "EVERYDAY_PAIRS",
@@ -55,7 +62,7 @@ SMALL_FILES = (
 PACKAGE_BUDGET_BYTES = 20_000_000  # both models together (issue #35)
 # The everyday pairs every packaged model is checked on (every en-xx, and non-English pairs of each script).
 EVERYDAY_PAIRS: tuple[tuple[str, str], ...] = (
-    *((ENGLISH, lang) for lang in TRANSLATION_LANGS),
+    *((ENGLISH, lang) for lang in CORE_TRANSLATION_LANGS),
     *(parse_pair(name) for name in CHECK_PIVOTS),
 )
 
@@ -86,7 +93,7 @@ def register_check(spec: str, data_dir: Path) -> dict[str, Any]:
     from lingualite.evaluation.base import to_dense
     from lingualite.evaluation.register import DEFAULT_POOL, discover_registers, score_retrieval
 
-    regs = discover_registers(data_dir, TRANSLATION_LANGS, CHECK_PIVOTS, REGISTER_MAX_PAIRS)
+    regs = discover_registers(data_dir, CORE_TRANSLATION_LANGS, CHECK_PIVOTS, REGISTER_MAX_PAIRS)
     encoder = load_encoder(spec)
     cache: dict[str, Any] = {}
 
@@ -141,10 +148,10 @@ def build_packaged_models(
     from lingualite.reproduce.distill_data import prepare_distill_data
 
     work.mkdir(parents=True, exist_ok=True)
-    prepare_distill_data(data_dir, TRANSLATION_LANGS, LinePrinter(say))
+    folders = prepare_distill_data(data_dir, CORE_TRANSLATION_LANGS, LinePrinter(say))
     runs = {"small": work / "small-run", "static": work / "static-run"}
     for name, config in (("small", "distill"), ("static", "distill-static")):
-        _distil(name, config, runs, data_dir, say, threads)
+        _distil(name, config, runs, folders, data_dir, say, threads)
     onnx = work / "small-onnx"
     if not (onnx / "onnx" / "encoder_int8.onnx").is_file():
         from lingualite.encoders.onnx_export import export_onnx
@@ -177,18 +184,21 @@ def _distil(
     name: str,
     config: str,
     runs: dict[str, Path],
+    folders: dict[str, list[Path]],
     data_dir: Path,
     say: Callable[[str], None],
     threads: int | None,
 ) -> None:
     from lingualite.config import load_distill_config
     from lingualite.recipes.distill.train_distill import train_distill
+    from lingualite.reproduce.distill_data import read_only
 
     run = runs[name]
     if (run / "modules.json").is_file():
         say(f"{name}: {run} is trained already")
         return
     cfg = load_distill_config(config, data_dir)
+    read_only(cfg, folders, data_dir, CORE_TRANSLATION_LANGS)  # not other languages prepared in the data dir
     if name == "static":  # the same text, hence the same sentences: reuse the teacher's vectors
         cfg.teacher.cache_dir = str(runs["small"] / "teacher-cache")
     say(f"{name}: distilling `{config}` into {run}")
@@ -265,7 +275,7 @@ def _card(
         "small": "A 1-layer x 128 transformer student as an int8 ONNX graph (onnxruntime, no torch)",
         "static": "A static student: a token table (float16) and a mean, in numpy",
     }[name]
-    langs = ", ".join(f"{row.name} ({code})" for code, row in LANGUAGES.items())
+    langs = ", ".join(f"{LANGUAGES[code].name} ({code})" for code in CORE)
     valid = summary.get("final_metrics", {})
     per_pair = {k.split("/")[1]: v for k, v in valid.items() if k.startswith("valid_xsr_p_at_1/")}
     lines = [

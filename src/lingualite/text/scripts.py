@@ -2,7 +2,10 @@
 
 Python's ``unicodedata`` has no script property, so the scripts the supported languages use are listed here as
 code-point ranges (Unicode's Scripts.txt, main blocks); any other letter is named by the first word of its
-Unicode name (``ARABIC``, ``DEVANAGARI``, ...), which is that script's name for every alphabet we met.
+Unicode name (``ARABIC``, ``HEBREW``, ``DEVANAGARI``, ``THAI``, ...), which is that script's name for every
+alphabet we met (Persian is written in ``Arabic`` letters). Combining marks (Arabic harakat, Hebrew points,
+Devanagari vowel signs and virama, Thai vowel and tone marks) and the zero-width (non-)joiners belong to the
+letters around them: they never end a word.
 """
 
 from __future__ import annotations
@@ -11,10 +14,14 @@ import unicodedata
 from collections import Counter
 from functools import lru_cache
 
-__all__ = ["CHARACTER_SCRIPTS", "SIMPLIFIED_ONLY", "script_of", "script_units"]
+__all__ = ["CHARACTER_SCRIPTS", "SIMPLIFIED_ONLY", "UNSPACED_SCRIPTS", "script_of", "script_units"]
 
 # Scripts whose every letter is a unit of length, as a word is elsewhere (text without spaces).
 CHARACTER_SCRIPTS = frozenset({"Han", "Hiragana", "Katakana"})
+# Scripts written without spaces between words: the above, and Thai (whose words a dictionary segmenter finds,
+# :func:`lingualite.text.segmentation.words`). :func:`script_units` counts their letters one by one.
+UNSPACED_SCRIPTS = frozenset({*CHARACTER_SCRIPTS, "Thai"})
+_JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ: inside Persian, Hindi and Arabic words
 # Frequent Simplified Chinese characters that Japanese writes otherwise (这 vs これ, 时 vs 時, 设 vs 設, 档...):
 # Han text without Kana that holds one is Chinese. Characters both write alike (学, 数, 体, 写, 会) are not
 # listed: a Japanese heading of Kanji alone (作成者、送信者、日付、時刻) holds none of these.
@@ -75,9 +82,15 @@ def script_of(ch: str) -> str | None:
     return unicodedata.name(ch, "UNKNOWN").split()[0].title()
 
 
+def _inside_word(ch: str) -> bool:
+    """A combining mark or a zero-width joiner: part of the word around it, not a break."""
+    return ch in _JOINERS or unicodedata.category(ch).startswith("M")
+
+
 def script_units(text: str) -> Counter[str]:
-    """How many units of ``text`` each script writes: a Han, Hiragana or Katakana letter is one unit (those
-    scripts do not space their words), a run of letters of any other script is one unit (a word).
+    """How many units of ``text`` each script writes: a Han, Hiragana, Katakana or Thai letter is one unit
+    (those scripts do not space their words), a run of letters of any other script is one unit (a word);
+    combining marks and joiners continue the run they stand in (``हिन्दी`` is one Devanagari word).
 
     ``"使用 LibreOffice Writer 打印"`` -> ``{"Han": 4, "Latin": 2}``: a fair count of a mixed sentence, where
     counting letters would make the two product names outweigh the Chinese.
@@ -86,9 +99,11 @@ def script_units(text: str) -> Counter[str]:
     run: str | None = None
     for ch in text:
         script = script_of(ch)
-        if script in CHARACTER_SCRIPTS:
+        if script in UNSPACED_SCRIPTS:
             units[script] += 1
             run = None
+        elif script is None and run is not None and _inside_word(ch):
+            continue
         elif script is None:
             run = None
         elif script != run:

@@ -1,36 +1,52 @@
 """Sentence boundaries and lengths for every supported script.
 
-Sentences end at ``. ! ?`` followed by a space and a letter that may start a sentence (an upper-case letter,
-or a letter of a script without case: Han, Kana, Hangul), skipping common abbreviations; and at the full-width
-``。！？`` of Chinese and Japanese, which need no space after them. Length is counted in *units* that are fair
-across scripts: words where words are spaced, and for Chinese and Japanese the Han/Kana characters scaled to
-English words (a Chinese word is about two characters).
+Sentences end at ``. ! ?`` (and Arabic ``؟``, Devanagari ``।``) followed by a space and a letter that may start
+a sentence (an upper-case letter, or a letter of a script without case: Han, Kana, Hangul, Arabic, Hebrew ...),
+skipping common abbreviations; and at the full-width ``。！？`` of Chinese and Japanese, which need no space
+after them. Length is counted in *units* that are fair across scripts: words where words are spaced, and for
+Chinese and Japanese the Han/Kana characters scaled to English words (a Chinese word is about two characters).
+
+Thai (the registry's ``segmenter`` language) spaces phrases, not words: its words are found by PyThaiNLP's
+dictionary segmenter (``newmm``) when that package is installed (``pip install pythainlp``, 22 MB, no
+dependencies; :func:`words`); without it a Thai run counts as its letters divided by
+:data:`THAI_LETTERS_PER_WORD`, measured against the segmenter on the LibreOffice UI strings.
+Right-to-left text (Arabic, Persian, Hebrew) needs no rule of its own: it is stored in logical order and spaces
+its words; bidi marks and joiners are not words (:func:`lingualite.text.scripts.script_units`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import lru_cache
 
 from lingualite.text.languages import LANGUAGES
 from lingualite.text.scripts import CHARACTER_SCRIPTS, script_of
 
 __all__ = [
     "ENGLISH_CHARS_PER_WORD",
+    "THAI_LETTERS_PER_WORD",
     "chars_per_word",
     "join_lines",
     "length_units",
     "split_sentences",
     "starts_sentence",
+    "thai_segmenter",
     "truncate_units",
+    "words",
 ]
 
 # Characters per word of English text, the space included: 5.903 over the 40,077 distinct English
 # sides of the LibreOffice help pairs (benchmarks/length_ratios.py).
 ENGLISH_CHARS_PER_WORD = 5.9
+# Thai letters (marks not counted) per word that PyThaiNLP's newmm finds: 3.64 over the 61,900 words of the
+# Thai LibreOffice UI strings (2026-11-27); the length of Thai text where that package is not installed.
+THAI_LETTERS_PER_WORD = 3.6
 
 # A candidate end: a stop, closing quotes/brackets, whitespace, then an optional opening quote/mark; the letter
 # after it decides. Full-width stops end a sentence wherever they stand (closing quotes stay with it).
-_LATIN_END = re.compile(r"[.!?][\"'”’»)\]]*\s+(?=[¿¡\"'“‘«(]?(\w))")
+# The Arabic question mark (؟, Arabic and Persian) and the danda (।, Hindi) end sentences as "?" and "." do.
+_LATIN_END = re.compile(r"[.!?؟।][\"'”’»)\]]*\s+(?=[¿¡\"'“‘«(]?(\w))")
 _CJK_END = re.compile(r"[。！？]+([」』”’）)]*)\s*")
 _ABBREVIATION_LIST = (
     "e.g i.e vs mr mrs ms dr st no nr nº ca cf z.b d.h u.a bzw usw vgl ggf inkl evtl p.ex ex sr sra srta "
@@ -89,20 +105,63 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def thai_segmenter() -> Callable[[str], list[str]] | None:
+    """PyThaiNLP's ``newmm`` word segmenter (its own dictionary, offline), or None where it is not installed."""
+    try:
+        from pythainlp.tokenize import word_tokenize
+    except ImportError:
+        return None
+
+    def segment(text: str) -> list[str]:
+        return [w for w in word_tokenize(text, engine="newmm", keep_whitespace=False) if w.strip()]
+
+    return segment
+
+
+_THAI = re.compile("[\u0e01-\u0e4e]")  # Thai letters and marks (one regex: every length call checks)
+
+
+def _has_thai(token: str) -> bool:
+    return _THAI.search(token) is not None
+
+
+def _thai_words(token: str) -> float:
+    """The words of one whitespace token holding Thai letters (see the module docstring)."""
+    segment = thai_segmenter()
+    if segment is not None:
+        return float(sum(1 for w in segment(token) if any(c.isalnum() for c in w)))
+    letters = sum(1 for c in token if script_of(c) == "Thai")
+    return max(1.0, letters / THAI_LETTERS_PER_WORD)
+
+
+def words(text: str, lang: str | None = None) -> list[str]:
+    """The words of ``text``: whitespace tokens, a token holding Thai cut by the Thai segmenter where it is
+    installed (``"ฉันรักภาษาไทย"`` -> ``["ฉัน", "รัก", "ภาษาไทย"]``); Han and Kana tokens stay whole (their
+    vocabularies split them into characters instead)."""
+    segment = thai_segmenter()
+    out: list[str] = []
+    for token in text.split():
+        out.extend(segment(token) if segment is not None and _has_thai(token) else [token])
+    return out
+
+
 def length_units(text: str, lang: str | None = None) -> float:
     """The length of ``text`` in words: whitespace tokens, except that Han and Kana letters (unspaced) count
     as ``1 / chars_per_word`` of a word each, ``chars_per_word`` being the language's characters per English
-    word (its ``length_vs_english`` times :data:`ENGLISH_CHARS_PER_WORD`; for an unknown language, 2).
+    word (its ``length_vs_english`` times :data:`ENGLISH_CHARS_PER_WORD`; for an unknown language, 2), and a
+    token with Thai letters counts as its Thai words (see the module docstring).
 
-    Text without Han or Kana is measured exactly as ``len(text.split())``, whatever ``lang`` says.
+    Text without Han, Kana or Thai is measured exactly as ``len(text.split())``, whatever ``lang`` says.
     """
     tokens = text.split()
     cjk = sum(1 for ch in text if script_of(ch) in CHARACTER_SCRIPTS)
-    if not cjk:
+    thai = [tok for tok in tokens if _has_thai(tok)] if _has_thai(text) else []
+    if not cjk and not thai:
         return float(len(tokens))
     # Tokens made only of Han/Kana (and punctuation) are counted through their characters instead.
-    other = sum(1 for tok in tokens if not _unspaced_token(tok))
-    return other + cjk / chars_per_word(lang)
+    other = sum(1 for tok in tokens if not _unspaced_token(tok) and not _has_thai(tok))
+    return other + (cjk / chars_per_word(lang) if cjk else 0.0) + sum(_thai_words(tok) for tok in thai)
 
 
 def chars_per_word(lang: str | None) -> float:
@@ -119,11 +178,20 @@ def _unspaced_token(token: str) -> bool:
 def truncate_units(text: str, max_units: float, lang: str | None = None) -> str:
     """The start of ``text`` (whitespace collapsed) that is at most ``max_units`` long in
     :func:`length_units`: the first ``max_units`` words of spaced text; unspaced Chinese or Japanese text is
-    cut by characters (``max_units`` words' worth of them)."""
+    cut by characters (``max_units`` words' worth of them), Thai at the words the segmenter finds (without it,
+    at the letter where the count runs out)."""
     out: list[str] = []
     used = 0.0
     per_word = chars_per_word(lang)
     for token in text.split():
+        if _has_thai(token):
+            size = _thai_words(token)
+            if used + size > max_units:
+                out.extend(_thai_head(token, max_units - used))
+                break
+            out.append(token)
+            used += size
+            continue
         cjk = sum(1 for ch in token if script_of(ch) in CHARACTER_SCRIPTS)
         size = cjk / per_word if cjk and _unspaced_token(token) else 1.0
         if used + size > max_units:
@@ -134,6 +202,29 @@ def truncate_units(text: str, max_units: float, lang: str | None = None) -> str:
         out.append(token)
         used += size
     return " ".join(out)
+
+
+def _thai_head(token: str, room: float) -> list[str]:
+    """The start of a Thai token that is at most ``room`` words long (nothing when under one word)."""
+    if room < 1:
+        return []
+    segment = thai_segmenter()
+    if segment is not None:
+        head, n = "", 0
+        for piece in segment(token):
+            n += any(c.isalnum() for c in piece)
+            if n > room:
+                break
+            head += piece
+        return [head] if head else []
+    keep, letters = 0, 0
+    for i, c in enumerate(token):
+        if script_of(c) == "Thai":
+            if letters >= room * THAI_LETTERS_PER_WORD:
+                break
+            letters += 1
+        keep = i + 1
+    return [token[:keep]]
 
 
 def _unspaced(ch: str) -> bool:

@@ -112,3 +112,20 @@ def test_small_lists_where_no_large_one_and_one_character_cjk_words(tmp_path: Pa
         "수",
         "하다",
     ]
+
+
+def test_languages_without_a_word_list_are_lacking_after_the_fetch(tmp_path: Path) -> None:
+    """wordfreq has no Thai list, and its one Chinese list is Simplified: th and zht are named, and
+    fetch_corpora goes on with the others."""
+    wheel = make_wheel(tmp_path / "cache" / "lexicon", {lang: _cbpack(b) for lang, b in BINS.items()})
+    assert lexicon.lacking(["fr", "th", "zht"]) == {}  # nothing is known before the fetch
+    assert lexicon.lacking(["fr", "th", "zht"], wheel) == {
+        "th": "wordfreq has no word list for it",
+        "zht": "wordfreq has no word list for it",
+    }
+    said: list[str] = []
+    counts = sources.fetch_corpora(
+        tmp_path / "corpora", ["fr", "th"], ["lexicon"], tmp_path / "cache", progress=said.append
+    )
+    assert counts == {"lexicon": {"en": 7, "fr": 5}}
+    assert "lexicon: no th (wordfreq has no word list for it); going on with the other languages" in said

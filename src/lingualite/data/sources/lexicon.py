@@ -14,7 +14,8 @@ code is not installed or imported) and writes ``DATA_DIR/corpora/lexicon/<lang>.
 wordfreq has no large list: Korean and Turkish, whose small lists hold fewer words), most frequent first,
 one per line, letters only (an inner apostrophe or hyphen allowed; no digits, no single letters, except a
 single Han, Kana or Hangul character, which is a word in Chinese, Japanese and Korean). wordfreq has
-every supported language; its Chinese list is in Simplified characters. Licence: wordfreq's data is
+every supported language but Thai and Traditional Chinese (:func:`lacking`); its Chinese list is in Simplified
+characters. Licence: wordfreq's data is
 CC-BY-SA 4.0 (built from Wikipedia, subtitles, news, books, web text and more; word counts only, no text),
 its code MIT.
 
@@ -38,7 +39,17 @@ from lingualite.core.io_utils import atomic_path
 from lingualite.data.sources.common import ALL_LANGS, SourceUnavailableError, download_wheel
 from lingualite.text.scripts import CHARACTER_SCRIPTS, script_of
 
-__all__ = ["NAME", "PACKAGE", "WORDS_PER_LANGUAGE", "extract", "fetch", "outputs", "read_cbpack", "words"]
+__all__ = [
+    "NAME",
+    "PACKAGE",
+    "WORDS_PER_LANGUAGE",
+    "extract",
+    "fetch",
+    "lacking",
+    "outputs",
+    "read_cbpack",
+    "words",
+]
 
 NAME = "lexicon"
 PACKAGE = "wordfreq==3.1.1"
@@ -82,6 +93,23 @@ def words(bins: list[list[str]], limit: int = WORDS_PER_LANGUAGE) -> Iterator[st
         if long_enough and word not in seen and _WORD.fullmatch(word):
             seen.add(word)
             yield word
+
+
+def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """After the fetch (``raw``: the wheel), the languages wordfreq has no word list for (Thai; Traditional
+    Chinese, ``zht``: wordfreq's one Chinese list is Simplified)."""
+    if raw is None:
+        return {}
+    try:
+        with zipfile.ZipFile(Path(raw)) as zf:
+            names = set(zf.namelist())
+    except (zipfile.BadZipFile, OSError):
+        return {}  # extract says why the wheel cannot be read
+    return {
+        lang: "wordfreq has no word list for it"
+        for lang in langs
+        if not any(m.format(lang=lang) in names for m in _MEMBERS)
+    }
 
 
 def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[str, int]:

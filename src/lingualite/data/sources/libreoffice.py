@@ -2,13 +2,15 @@
 
 ``fetch`` runs ``apt-get download libreoffice-help-<lang>`` and ``dpkg-deb -x``; the pages end up under
 ``<cache>/root/usr/share/libreoffice/help/<dir>/text/**.html``, ``<dir>`` being :data:`HELP_DIRS` of the
-language (``en-US``, ``fr``, ..., ``pt-BR``, ``zh-CN``). Every supported language has a help package
-(Debian 12: 2,561 pages in each).
+language (``en-US``, ``fr``, ..., ``pt-BR``, ``zh-CN``, ``zh-TW``). Debian 12 has a help package (2,561 pages
+each) for most supported languages; :func:`lacking` asks apt which have none (Debian 12: ar, bg, fa, he, nb,
+ro, th, uk, whose LibreOffice translates only its UI: ``libreoffice-ui``), and after the fetch drops a help
+folder that is a link to another language's (Debian 12's ``sk`` is a link to ``cs``: Czech pages).
 
 Variants: Portuguese is the Brazilian help (``libreoffice-help-pt-br``): paper 002 names no variant, and
 the Brazilian translation is the more complete one (12.9% of the English paragraphs left untranslated
 against 37.3% in ``libreoffice-help-pt``, LibreOffice 7.4). Chinese is Simplified (``zh-CN``), as in
-paper 001.
+paper 001; ``zht`` is the Traditional one (``zh-TW``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from lingualite.core.errors import LinguaLiteError
-from lingualite.data.sources.apt import download_and_unpack
+from lingualite.data.sources.apt import download_and_unpack, known_packages
 from lingualite.data.sources.common import (
     ALL_LANGS,
     align_units,
@@ -30,7 +32,16 @@ from lingualite.data.sources.common import (
 )
 from lingualite.text.languages import ENGLISH, SUPPORTED
 
-__all__ = ["HELP_DIRS", "NAME", "PACKAGES", "extract", "fetch", "find_help_root", "parse_page"]
+__all__ = [
+    "HELP_DIRS",
+    "NAME",
+    "PACKAGES",
+    "extract",
+    "fetch",
+    "find_help_root",
+    "lacking",
+    "parse_page",
+]
 
 NAME = "libreoffice"
 # The help folder (and package suffix) of each language: its locale with a hyphen, American English.
@@ -48,6 +59,26 @@ _BODY_MARK = 'id="DisplayArea"'  # page chrome before this element has no help t
 # Paragraph-level elements with an id. Only these are handed to the HTML parser, which halves its work
 # (the pages are generated XHTML: such elements never nest and are always closed).
 _PARAGRAPH = re.compile(r"<(p|h[1-6])\s[^>]*\bid=[^>]*>.*?</\1\s*>", re.S)
+
+
+def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """Before the fetch, the languages of ``langs`` whose help package apt does not know (nothing is said
+    where apt is missing: the fetch says why it cannot run); after it, those without pages in ``raw``."""
+    if raw is not None:
+        root = find_help_root(Path(raw))
+        return {lang: why for lang in langs if (why := _unusable(root, lang))}
+    known = known_packages([PACKAGES[lang] for lang in langs])
+    if known is None:
+        return {}
+    return {lang: f"Debian has no {PACKAGES[lang]}" for lang in langs if PACKAGES[lang] not in known}
+
+
+def _unusable(root: Path, lang: str) -> str | None:
+    """Why the unpacked help of ``lang`` is not its own translation, or None when it is."""
+    folder = root / HELP_DIRS[lang]
+    if folder.is_symlink():  # Debian 12's libreoffice-help-sk is a link to the Czech help (sk -> cs)
+        return f"{PACKAGES[lang]} holds no translation of its own ({folder.name} -> {folder.readlink()})"
+    return None if folder.is_dir() else "no help pages were unpacked"
 
 
 def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:

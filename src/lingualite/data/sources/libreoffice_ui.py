@@ -2,7 +2,7 @@
 
 ``fetch`` runs ``apt-get download libreoffice-l10n-<lang>`` and ``dpkg-deb -x``; the catalogs end up under
 ``<cache>/root/usr/lib/libreoffice/program/resource/<dir>/LC_MESSAGES/<module>.mo`` (sw, sc, cui, ...),
-``<dir>`` being :data:`RESOURCE_DIRS` of the language (``pt_BR`` and ``zh_CN`` for Portuguese and Chinese:
+``<dir>`` being :data:`RESOURCE_DIRS` of the language (``pt_BR``, ``zh_CN``, ``zh_TW`` for Portuguese and Chinese:
 the same variants as the help, :mod:`lingualite.data.sources.libreoffice`). No English package is needed:
 the msgids are the English strings. Every supported language has a language pack.
 
@@ -43,7 +43,6 @@ from lingualite.data.sources.common import (
     output_path,
     write_pairs,
 )
-from lingualite.data.sources.libreoffice import HELP_DIRS
 from lingualite.data.sources.mo import MoEntry, read_mo
 from lingualite.text.segmentation import length_units
 
@@ -62,7 +61,9 @@ __all__ = [
 NAME = "libreoffice-ui"
 # The catalog folder of each language (the help's variant, with an underscore) and its package.
 RESOURCE_DIRS: dict[str, str] = {lang: locale_name(lang) for lang in ALL_LANGS}
-PACKAGES: dict[str, str] = {lang: f"libreoffice-l10n-{HELP_DIRS[lang].lower()}" for lang in ALL_LANGS}
+PACKAGES: dict[str, str] = {
+    lang: f"libreoffice-l10n-{locale_name(lang).replace('_', '-').lower()}" for lang in ALL_LANGS
+}
 _RESOURCE_SUBDIR = Path("usr/lib/libreoffice/program/resource")
 PRODUCT_NAME = "LibreOffice"
 
