@@ -26,14 +26,23 @@ from lingualite.data.evalsets.everyday import everyday_pairs
 from lingualite.data.pairs import load_xsr_pairs
 from lingualite.encoders.resolve import load_encoder
 from lingualite.evaluation.xsr import evaluate_xsr
-from lingualite.text.languages import CHECK_PIVOTS, CORE_TRANSLATION_LANGS, ENGLISH, parse_pair
+from lingualite.text.languages import (
+    CHECK_PIVOTS,
+    CORE_TRANSLATION_LANGS,
+    ENGLISH,
+    TRANSLATION_LANGS,
+    check_languages,
+    parse_pair,
+)
 
 
-def _pools(data_dir: Path, max_pairs: int) -> dict[str, tuple[list[str], list[str]]]:
-    files = [data_dir / "prepared" / f"en-{lang}" / "test.tsv" for lang in CORE_TRANSLATION_LANGS]
+def _pools(
+    data_dir: Path, max_pairs: int, langs: tuple[str, ...] = CORE_TRANSLATION_LANGS
+) -> dict[str, tuple[list[str], list[str]]]:
+    files = [data_dir / "prepared" / f"en-{lang}" / "test.tsv" for lang in langs]
     files += sorted((data_dir / "prepared-pivot").glob("*-*/test.tsv"))
     pools = {f.parent.name: load_xsr_pairs(f, max_pairs=max_pairs) for f in files if f.is_file()}
-    for lang in CORE_TRANSLATION_LANGS:
+    for lang in (lang for lang in langs if lang in CORE_TRANSLATION_LANGS):  # the everyday set's languages
         pools[f"everyday/{ENGLISH}-{lang}"] = everyday_pairs(ENGLISH, lang)
     for src, tgt in map(parse_pair, CHECK_PIVOTS):
         pools[f"everyday/{src}-{tgt}"] = everyday_pairs(src, tgt)
@@ -84,10 +93,17 @@ def main() -> None:
     ap.add_argument("--max-pairs", type=int, default=1000, help="seeded test pairs per file (same for all)")
     ap.add_argument("--bar", type=float, default=0.03, help="the gap to the reference counted as 'within'")
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument(
+        "--langs",
+        nargs="+",
+        default=list(CORE_TRANSLATION_LANGS),
+        help="the xx of the en-xx pairs (default: the 12 of the shipped models; 'all': every supported one)",
+    )
     ap.add_argument("--out", type=Path, required=True, help="OUT.json and OUT.md are written")
     args = ap.parse_args()
     models = list(dict.fromkeys([*args.models, args.reference]))
-    pools = _pools(args.data_dir, args.max_pairs)
+    langs = TRANSLATION_LANGS if args.langs == ["all"] else tuple(check_languages(args.langs))
+    pools = _pools(args.data_dir, args.max_pairs, langs)
     start = time.time()
     scores = {m: _scores(m, pools, args.threads) for m in models}
     held = [p for p in pools if not p.startswith("everyday/")]
