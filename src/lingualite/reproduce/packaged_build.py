@@ -26,8 +26,9 @@ from typing import Any
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import write_json
 from lingualite.data.evalsets.everyday import everyday_pairs
-from lingualite.data.sources import DESCRIPTIONS, LICENCES
+from lingualite.data.sources import DEFAULT_SOURCES, DESCRIPTIONS, LICENCES
 from lingualite.evaluation.register import DEFAULT_RECIPE_REGISTERS
+from lingualite.reproduce.distill_data import REGISTER_PAIR_FOLDERS, TEXT_SOURCES
 from lingualite.text.languages import (
     CHECK_PIVOTS,
     CORE,
@@ -266,6 +267,10 @@ def _assemble(
     }
 
 
+# what the shipped recipe reads (lingualite.reproduce.distill_data): the default pairs, UI strings, games, text
+_CARD_SOURCES = (*DEFAULT_SOURCES, *REGISTER_PAIR_FOLDERS, *TEXT_SOURCES)
+
+
 def _card(
     name: str, summary: dict[str, Any], checks: dict[str, float], registers: dict[str, Any] | None = None
 ) -> str:
@@ -290,13 +295,14 @@ def _card(
         "## Data and licences",
         "",
         f"Trained on {summary.get('train_pairs', '?')} sentence pairs (English paired with each other language)",
-        "from corpora that ship in Debian/PyPI packages, split by document:",
+        f"and {summary.get('monolingual', {}).get('kept', 0)} untranslated sentences and words (the teacher's own",
+        "vector as target), from corpora that ship in Debian/PyPI packages, split by document:",
         "",
-        *(f"- {DESCRIPTIONS[s]}: {LICENCES[s]}" for s in ("libreoffice", "bible", "ddtp")),
+        *(f"- {DESCRIPTIONS[s].removesuffix(' (opt-in)')}: {LICENCES[s]}" for s in _CARD_SOURCES),
         "",
-        "The model holds no text of these sources beyond its vocabulary's word pieces. Its register is",
-        "software help, religious text and package descriptions: expect lower scores on other domains",
-        "(see the everyday check below).",
+        "The model holds no text of these sources beyond its vocabulary's word pieces. Its registers are",
+        "software help, UI strings, package descriptions, religious text, game stories and dialogue, quotations,",
+        "man pages and word lists: the register table below says how it does on text it never saw.",
         "",
         "## Validation (held-out documents of the training sources), XSR P@1",
         "",
