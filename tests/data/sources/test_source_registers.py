@@ -443,12 +443,10 @@ def test_no_text_is_an_error_that_keeps_an_earlier_output(tmp_path: Path) -> Non
 
 def test_cldr_reads_traditional_chinese_from_its_own_locale_folder(tmp_path: Path) -> None:
     """`zht` is lingualite's code; CLDR's folder is zh-Hant (and Norwegian Bokmål's `no`)."""
-    tables = {lang: dict(CLDR["tr"]) for lang in ("zh-Hant", "no")}
-    for (package, (subdir, key)), extra in zip(cldr.PACKAGES.items(), (tables, {}), strict=True):
+    for (package, (subdir, key)), tables in zip(cldr.PACKAGES.items(), (CLDR, CLDR_DERIVED), strict=True):
         name, _, version = package.rpartition("@")
-        files = {
-            f"{subdir}/{lang}/annotations.json": _annotations(key, t) for lang, t in {**CLDR, **extra}.items()
-        }
+        tables = {**tables, "zh-Hant": tables["tr"], "no": tables["tr"]}
+        files = {f"{subdir}/{lang}/annotations.json": _annotations(key, t) for lang, t in tables.items()}
         _tgz(tmp_path / f"{name}-{version}.tgz", files)
     assert cldr.annotations(tmp_path, "zht") == cldr.annotations(tmp_path, "nb") != {}
 
