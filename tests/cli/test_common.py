@@ -50,3 +50,14 @@ def test_models_list_and_reproduce_list_start_with_their_table() -> None:
     for args in (["models", "list"], ["reproduce", "--list"]):
         out = CliRunner().invoke(app, args).output
         assert "┃ metric ┃" not in out.splitlines()[2], out[:500]
+
+
+def test_own_train_files_leave_the_shipped_untranslated_text_out(capsys) -> None:
+    from lingualite.cli.common import with_data_files
+    from lingualite.config import load_distill_config
+
+    cfg = with_data_files(load_distill_config("distill"), ["mine.tsv"], None)
+    assert cfg.data.train_files == ["mine.tsv"] and cfg.data.monolingual_files == []
+    assert "data.monolingual_files are left out" in capsys.readouterr().err
+    cfg = with_data_files(load_distill_config("distill"), None, ["v.tsv"])
+    assert cfg.data.monolingual_files and cfg.data.valid_files == ["v.tsv"]

@@ -157,9 +157,20 @@ def smoke_notice(cfg: Any) -> None:
 
 
 def with_data_files(cfg: Any, train_files: list[str] | None, valid_files: list[str] | None) -> Any:
-    """``cfg`` with ``data.train_files`` / ``data.valid_files`` replaced where given (your own data, no YAML)."""
+    """``cfg`` with ``data.train_files`` / ``data.valid_files`` replaced where given (your own data, no YAML).
+
+    Your own pairs replace the config's data: the untranslated text a distill config reads beside its pairs
+    (``data.monolingual_files``, the packages' text in the shipped one) is left out too, said on stderr; a
+    config of your own that lists it keeps it when it names no train files on the command line."""
     if train_files:
         cfg.data.train_files = list(train_files)
+        if getattr(cfg.data, "monolingual_files", None):
+            typer.echo(
+                "--train-files: training on these pairs only (the config's data.monolingual_files are left "
+                "out; list them in a config of your own to keep them)",
+                err=True,
+            )
+            cfg.data.monolingual_files = []
     if valid_files:
         cfg.data.valid_files = list(valid_files)
     return cfg

@@ -29,6 +29,7 @@ from lingualite.core.errors import BadInputError
 
 __all__ = [
     "NO_KNOWN_TOKEN",
+    "boundary_ids",
     "known_lines",
     "mark",
     "marked",
@@ -76,10 +77,20 @@ def unknown_ids(
     )
 
 
-def unknown_flat(ids: np.ndarray, lengths: np.ndarray, unknown: int | None) -> np.ndarray:
+def boundary_ids(tokenizer: Any) -> set[int]:
+    """The ids of a ``tokenizers.Tokenizer``'s pieces that carry no content: word-boundary marks alone, such
+    as a Unigram vocabulary's "▁" (an emoji-only line is ``["▁", "<unk>"]`` there)."""
+    return {i for token, i in tokenizer.get_vocab().items() if token.strip("▁Ġ ") == ""}
+
+
+def unknown_flat(
+    ids: np.ndarray, lengths: np.ndarray, unknown: int | None, ignore: set[int] | None = None
+) -> np.ndarray:
     """:func:`unknown_ids` of all texts' ids in one flat array (``lengths``: each text's count), in numpy."""
     lengths = np.asarray(lengths, dtype=np.int64)
     known = np.asarray(ids) != (-1 if unknown is None else unknown)
+    if ignore:
+        known &= ~np.isin(ids, np.fromiter(ignore, np.int64, len(ignore)))
     rows = np.repeat(np.arange(len(lengths)), lengths)
     return np.bincount(rows, weights=known, minlength=len(lengths)) == 0
 
@@ -99,6 +110,8 @@ def no_known_token(encoder: Any, texts: list[str], vectors: Any = None) -> np.nd
     own test alone): True when the model knows none of its tokens (see the module docstring)."""
     own = getattr(encoder, "no_known_token", None)
     flags = zero_rows(vectors) if vectors is not None else np.zeros(len(texts), bool)
+    if vectors is not None and getattr(encoder, "zeroes_unknown_rows", False):
+        return flags  # the encoder zeroed them while encoding (no second tokenization)
     if callable(own) and len(texts):
         flags = flags | np.asarray(own(texts), dtype=bool)
     return flags

@@ -74,6 +74,7 @@ class OnnxEncoder:
             raise LinguaLiteError(f"{self.folder}: has no tokenizer.json for the ONNX encoder")
         _verify(self.folder, self.graph)
         self.tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        self._boundary_ids: set[int] | None = None
         self.max_seq_length = max_seq_length or _max_seq_length(self.folder)
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(self.max_seq_length)
@@ -126,10 +127,12 @@ class OnnxEncoder:
     def no_known_token(self, texts: list[str]) -> np.ndarray:
         """Per text: True when every token (special tokens aside) is the unknown one, or there is none:
         :mod:`lingualite.encoders.known_tokens`."""
-        from lingualite.encoders.known_tokens import tokenizer_unknown_id, unknown_ids
+        from lingualite.encoders.known_tokens import boundary_ids, tokenizer_unknown_id, unknown_ids
 
         encoded = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
-        return unknown_ids([e.ids for e in encoded], tokenizer_unknown_id(self.tokenizer))
+        if self._boundary_ids is None:
+            self._boundary_ids = boundary_ids(self.tokenizer)
+        return unknown_ids([e.ids for e in encoded], tokenizer_unknown_id(self.tokenizer), self._boundary_ids)
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         """Tokens the graph reads per text (special tokens included, truncated as :meth:`encode` does)."""

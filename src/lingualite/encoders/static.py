@@ -59,6 +59,7 @@ class StaticEncoder:
         max_length = _max_length(self.folder)
         self.tokenizer.enable_truncation(max_length)
         self.word_cache = word_cache_for(self.tokenizer, max_length)
+        self._boundary_ids: set[int] | None = None
         self.normalize = _normalizes(self.folder)
         from lingualite.encoders.known_tokens import tokenizer_unknown_id
 
@@ -82,32 +83,39 @@ class StaticEncoder:
         return out
 
     def _mean_rows(self, texts: list[str]) -> np.ndarray:
-        if self.word_cache is not None:
-            ids, lengths = self.word_cache.flat_ids(texts)
-        else:
-            ids_lists = [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
-            lengths = np.fromiter(map(len, ids_lists), np.int64, len(ids_lists))
-            ids = np.fromiter(itertools.chain.from_iterable(ids_lists), np.int64, int(lengths.sum()))
+        ids, lengths = self._ids(texts)
         # the sums as a sparse (sentences x vocabulary) product: ~2.5x faster here than gathering the rows and
         # np.add.reduceat, as it never materialises the gathered rows
         indptr = np.concatenate(([0], np.cumsum(lengths)))
         counts = sparse.csr_matrix(
             (np.ones(len(ids), dtype=np.float32), ids, indptr), shape=(len(texts), self.table.shape[0])
         )
-        return np.asarray(counts @ self.table) / np.maximum(lengths, 1)[:, None].astype(np.float32)
+        rows = np.asarray(counts @ self.table) / np.maximum(lengths, 1)[:, None].astype(np.float32)
+        rows[self._unknown(ids, lengths)] = 0.0  # the mark of a text with no known token (see below)
+        return rows
+
+    # encode gives a text with no known token a zero row (from the ids it has anyway), so the check of
+    # lingualite.encoders.known_tokens needs no second tokenization of what was encoded
+    zeroes_unknown_rows = True
+
+    def _unknown(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        from lingualite.encoders.known_tokens import boundary_ids, unknown_flat
+
+        if self._boundary_ids is None:
+            self._boundary_ids = boundary_ids(self.tokenizer)
+        return unknown_flat(ids, lengths, self.unknown_id, self._boundary_ids)
+
+    def _ids(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        if self.word_cache is not None:
+            return self.word_cache.flat_ids(texts)
+        ids_lists = [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
+        lengths = np.fromiter(map(len, ids_lists), np.int64, len(ids_lists))
+        return np.fromiter(itertools.chain.from_iterable(ids_lists), np.int64, int(lengths.sum())), lengths
 
     def no_known_token(self, texts: list[str]) -> np.ndarray:
         """Per text: True when every token is the unknown one, or there is none (its vector would be the
         ``[UNK]`` row, or zeros): :mod:`lingualite.encoders.known_tokens`."""
-        from lingualite.encoders.known_tokens import unknown_flat
-
-        if self.word_cache is not None:
-            ids, lengths = self.word_cache.flat_ids(texts)
-        else:
-            ids_lists = [e.ids for e in self.tokenizer.encode_batch(list(texts), add_special_tokens=False)]
-            lengths = np.fromiter(map(len, ids_lists), np.int64, len(ids_lists))
-            ids = np.fromiter(itertools.chain.from_iterable(ids_lists), np.int64, int(lengths.sum()))
-        return unknown_flat(ids, lengths, self.unknown_id)
+        return self._unknown(*self._ids(texts))
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         """Tokens averaged per text (no special tokens, truncated as :meth:`encode` does)."""

@@ -38,7 +38,7 @@ from lingualite.mining.shards import build_ivf, exact_cosines, resort, search_sh
 from lingualite.mining.work_folder import check_work, link_shards, reusable_work
 
 IVF_FROM = 200_000  # "auto" search: exact below this many base sentences, IVF from here
-FORMAT_VERSION = 2  # 2: models keyed by content, not by name
+FORMAT_VERSION = 3  # 2: models keyed by content, not by name; 3: rows with no known token zeroed (#41)
 
 
 @dataclass

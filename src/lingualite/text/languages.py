@@ -77,7 +77,9 @@ class Language:
         median over the LibreOffice help pairs, or the UI strings where Debian has no help in the language (ar,
         th, bg, uk, ro, nb, he, fa; sk, whose help package is the Czech one), fetched on 2026-11-27.
     :param teacher: ``use-m`` for USE-m's 16 languages, ``e5-small`` for those only multilingual-e5-small
-        knows; recipes that distil USE-m read it to leave the others to e5-small.
+        knows (what the language table measures per language). The distillation recipe does not read it yet:
+        a translation pair needs only the teacher's vector of its English side, so any language learns from
+        pairs; untranslated text in an ``e5-small`` language would need the second teacher.
     :param iso: the ISO 639-1 code where :attr:`code` is not one (``zh`` for ``zht``): what language
         identifiers and ISO-keyed tools know the language as; empty means :attr:`code` itself.
     """

@@ -106,3 +106,21 @@ def test_the_guard_drops_every_everyday_sentence_in_any_language_and_form() -> N
     assert kept == texts[4:] and dropped == 4
     assert all(is_everyday(t) for texts in everyday_sentences().values() for t in texts)
     assert not is_everyday("")
+
+
+def test_a_language_the_set_is_not_translated_into_is_one_clear_error() -> None:
+    import pytest
+
+    from lingualite.core.errors import ConfigError
+    from lingualite.data.evalsets.everyday import everyday_languages, everyday_pairs
+
+    assert "th" not in everyday_languages() and "fr" in everyday_languages()
+    with pytest.raises(ConfigError, match="not translated into th"):
+        everyday_pairs("en", "th")
+
+
+def test_register_cells_leave_out_languages_without_everyday_sentences() -> None:
+    from lingualite.data.evalsets.registers import everyday_cells
+
+    cells = everyday_cells(["fr", "th"], pivots=["zht-ru", "zh-ru"])
+    assert {c.pair for c in cells} == {"en-fr", "zh-ru"}

@@ -82,7 +82,9 @@ def test_ranker_chunks_drop_everyday_pairs(tmp_path: Path) -> None:
         ["One.\tUn.\td1", f"{NEWS_EN}\t{NEWS_FR}\td1", "Two.\tDeux.\td1"],
     )
     cfg = config_from_dict(
-        {"ranker": {"query_prompt": "q: ", "passage_prompt": "p: "}}, "test", mode="distill"
+        {"ranker": {"query_prompt": "q: ", "passage_prompt": "p: "}, "data": {"monolingual_files": []}},
+        "test",
+        mode="distill",
     )
     corpus, counts = ranker_corpus(cfg, [path])
     assert counts["excluded_everyday"] == 1 and counts["kept"] == 2

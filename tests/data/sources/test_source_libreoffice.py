@@ -267,3 +267,17 @@ def test_known_packages_asks_apt_cache_once(monkeypatch: pytest.MonkeyPatch) -> 
     assert len(calls) == 1 and calls[0][:2] == ["/usr/bin/apt-cache", "show"]
     monkeypatch.setattr(apt.shutil, "which", lambda name: None)
     assert apt.known_packages(["libreoffice-help-fr"]) is None
+
+
+def test_empty_package_lists_say_nothing_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh container knows no package before `apt-get update`: that is not "Debian has none of them"
+    (the default source would be skipped for every language); the fetch updates its own lists and says."""
+    import subprocess
+
+    def fake_run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess(cmd, 100, "", "E: No packages found")
+
+    monkeypatch.setattr(apt.shutil, "which", lambda name: "/usr/bin/apt-cache")
+    monkeypatch.setattr(apt.subprocess, "run", fake_run)
+    assert apt.known_packages(["libreoffice-help-fr", "libreoffice-help-de"]) is None
+    assert libreoffice.lacking(["fr", "de"]) == {}

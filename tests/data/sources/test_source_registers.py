@@ -439,3 +439,24 @@ def test_no_text_is_an_error_that_keeps_an_earlier_output(tmp_path: Path) -> Non
     with pytest.raises(LinguaLiteError, match="no text found for ko"):
         write_lines(path, [], "pkg")
     assert path.read_text(encoding="utf-8") == "첫 문장입니다.\n"
+
+
+def test_cldr_reads_traditional_chinese_from_its_own_locale_folder(tmp_path: Path) -> None:
+    """`zht` is lingualite's code; CLDR's folder is zh-Hant (and Norwegian Bokmål's `no`)."""
+    for (package, (subdir, key)), tables in zip(cldr.PACKAGES.items(), (CLDR, CLDR_DERIVED), strict=True):
+        name, _, version = package.rpartition("@")
+        tables = {**tables, "zh-Hant": tables["tr"], "no": tables["tr"]}
+        files = {f"{subdir}/{lang}/annotations.json": _annotations(key, t) for lang, t in tables.items()}
+        _tgz(tmp_path / f"{name}-{version}.tgz", files)
+    assert cldr.annotations(tmp_path, "zht") == cldr.annotations(tmp_path, "nb") != {}
+
+
+def test_the_handbook_says_which_languages_it_lacks() -> None:
+    from lingualite.data.sources import handbook
+
+    assert handbook.lacking(["fr", "sv", "th"]) == {
+        lang: f"{handbook.PACKAGE} has no translation into it"
+        for lang in ("sv", "th")
+        if lang not in handbook.LOCALES
+    }
+    assert "fr" not in handbook.lacking(["fr"])

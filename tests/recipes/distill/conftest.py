@@ -57,6 +57,7 @@ def tiny_distill_config(synthetic_corpus: Path, tiny_teacher: Path, tmp_path: Pa
                 "valid_files": [str(synthetic_corpus / "en-fr" / "valid.tsv")],
                 "max_train_pairs": None,
                 "valid_pairs": 100,
+                "monolingual_files": [],  # the shipped default reads DATA/corpora/{monolingual,lexicon}
             },
             "vocabulary": {"size": 200, "sample_size": 2000},
             "student": {

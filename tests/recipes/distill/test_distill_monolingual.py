@@ -36,9 +36,11 @@ def test_bad_monolingual_settings_name_their_key(data: dict, key: str) -> None:
         config_from_dict(data, "test", mode="distill")
 
 
-def test_monolingual_text_is_off_by_default() -> None:
+def test_untranslated_text_is_read_by_default_and_can_be_turned_off() -> None:
     cfg = config_from_dict({}, "test", mode="distill")
-    assert cfg.data.monolingual_files == [] and read_monolingual(cfg, []).sentences == []
+    assert [Path(f).parent.name for f in cfg.data.monolingual_files] == ["monolingual", "lexicon"]
+    cfg = config_from_dict({"data": {"monolingual_files": []}}, "test", mode="distill")
+    assert read_monolingual(cfg, []).sentences == []
 
 
 def _write(path: Path, lines: list[str]) -> str:

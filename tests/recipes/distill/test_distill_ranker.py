@@ -23,7 +23,8 @@ RANKER = {"query_prompt": "query: ", "passage_prompt": "passage: ", "passage_sen
 
 
 def _config(train: Path, **ranker: object) -> DistillConfig:
-    raw = {"data": {"train_files": [str(train)], "max_train_pairs": None}, "ranker": {**RANKER, **ranker}}
+    data = {"train_files": [str(train)], "max_train_pairs": None, "monolingual_files": []}
+    raw = {"data": data, "ranker": {**RANKER, **ranker}}
     return config_from_dict(raw, "test", mode="distill")
 
 

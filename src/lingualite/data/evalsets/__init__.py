@@ -46,7 +46,7 @@ from lingualite.data.evalsets import (
     libreoffice_modules,
 )
 from lingualite.data.sources import lacking
-from lingualite.data.sources.common import ALL_LANGS, check_choices
+from lingualite.data.sources.common import ALL_LANGS, DEFAULT_LANGS, check_choices
 
 __all__ = ["SETS", "fetch_eval_sets", "set_dir"]
 
@@ -86,7 +86,7 @@ def _done(folder: Path, module: ModuleType, langs: Sequence[str]) -> dict[str, A
 def fetch_eval_sets(
     out_dir: Path,
     cache_dir: Path | None = None,
-    langs: Sequence[str] = ALL_LANGS,
+    langs: Sequence[str] = DEFAULT_LANGS,
     sets: Sequence[str] = tuple(SETS),
     progress: Callable[[str], None] | None = None,
     force: bool = False,

@@ -75,10 +75,22 @@ def everyday_sentences(register: str | None = None) -> dict[str, tuple[str, ...]
 
 
 def everyday_pairs(src: str, tgt: str, register: str | None = None) -> tuple[list[str], list[str]]:
-    """The (source, target) translations between two supported languages, aligned by position."""
+    """The (source, target) translations between two languages of the set (:func:`everyday_languages`),
+    aligned by position; a supported language the set does not hold is a one-line error."""
     check_languages([src, tgt])
     sentences = everyday_sentences(register)
+    lacking = [lang for lang in (src, tgt) if lang not in sentences]
+    if lacking:
+        raise ConfigError(
+            f"the everyday sentences are not translated into {', '.join(lacking)}; they hold "
+            f"{', '.join(sentences)}"
+        )
     return list(sentences[src]), list(sentences[tgt])
+
+
+def everyday_languages() -> tuple[str, ...]:
+    """The languages the everyday set is translated into."""
+    return tuple(everyday_sentences())
 
 
 def normalise_for_guard(text: str) -> str:

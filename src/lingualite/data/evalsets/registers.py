@@ -227,14 +227,17 @@ def everyday_cells(
     langs: Sequence[str], pivots: Sequence[str] = (), english: str = "en", max_pairs: int | None = None
 ) -> list[ParallelCell]:
     """The shipped everyday sentences as cells: one register per sub-register when the set has them
-    (``everyday/daily``, ``everyday/news``...), else one ``everyday`` register; en-xx and ``pivots``."""
+    (``everyday/daily``, ``everyday/news``...), else one ``everyday`` register; en-xx and ``pivots``, those
+    of languages the set is not translated into left out."""
     from lingualite.data.evalsets import everyday
 
     subs: tuple[str | None, ...] = tuple(getattr(everyday, "everyday_registers", lambda: ())()) or (None,)
+    held = set(everyday.everyday_languages())
+    pairs = [(english, lang) for lang in langs] + [tuple(p.split("-")) for p in pivots]
     cells = []
     for sub in subs:
         name = EVERYDAY if sub is None else f"{EVERYDAY}/{sub}"
-        for src, tgt in [(english, lang) for lang in langs] + [tuple(p.split("-")) for p in pivots]:
+        for src, tgt in (pair for pair in pairs if set(pair) <= held):
             a, b = (
                 everyday.everyday_pairs(src, tgt)
                 if sub is None

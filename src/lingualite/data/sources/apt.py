@@ -67,14 +67,17 @@ def apt_update(state_dir: Path, languages: Sequence[str] = (), packages: bool = 
 
 
 def known_packages(packages: Sequence[str]) -> set[str] | None:
-    """Those of ``packages`` that apt knows (``apt-cache show``, one call); None where apt-cache is missing."""
+    """Those of ``packages`` that apt knows (``apt-cache show``, one call); None where that cannot be told:
+    apt-cache is missing, or it knows none of them, which is what empty package lists look like (a fresh
+    container before ``apt-get update``): the fetch, which updates its own lists, then says what is missing."""
     apt_cache = shutil.which("apt-cache")
     if apt_cache is None or not packages:
         return None if apt_cache is None else set()
     proc = subprocess.run(
         [apt_cache, "show", "--no-all-versions", *packages], capture_output=True, text=True, check=False
     )
-    return {m.group(1) for m in re.finditer(r"^Package: (\S+)$", proc.stdout, re.M)}
+    known = {m.group(1) for m in re.finditer(r"^Package: (\S+)$", proc.stdout, re.M)}
+    return known or None
 
 
 def find_deb(deb_dir: Path, package: str) -> Path | None:

@@ -66,12 +66,16 @@ def _tarball(folder: Path, package: str) -> Path:
     return folder / f"{name}-{version}.tgz"
 
 
+# lingualite's codes CLDR names otherwise (its folder names are locale ids)
+CLDR_LOCALES: dict[str, str] = {"zht": "zh-Hant", "nb": "no"}
+
+
 def annotations(folder: Path, lang: str) -> Annotations:
     """The names and keywords of ``lang`` from both tarballs in ``folder``; skin-tone variants left out."""
     found: Annotations = {}
     for package, (subdir, key) in PACKAGES.items():
         path = _tarball(folder, package)
-        member = f"package/{subdir}/{lang}/annotations.json"
+        member = f"package/{subdir}/{CLDR_LOCALES.get(lang, lang)}/annotations.json"
         try:
             with tarfile.open(path, "r:gz") as tf:
                 handle = tf.extractfile(member)

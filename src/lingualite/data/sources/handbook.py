@@ -25,7 +25,7 @@ from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS, clean_text
 from lingualite.data.sources.documents import write_languages
 
-__all__ = ["LOCALES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "outputs", "paragraphs"]
+__all__ = ["LOCALES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs", "paragraphs"]
 
 NAME = "handbook"
 REGISTER = "instructional"
@@ -59,6 +59,11 @@ def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
 def outputs(out_dir: Path, langs: Sequence[str]) -> dict[str, Path]:
     """``out_dir/handbook/<lang>.txt`` for English and ``langs``."""
     return {lang: Path(out_dir) / NAME / f"{lang}.txt" for lang in dict.fromkeys(("en", *langs))}
+
+
+def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """The languages of ``langs`` the Handbook is not translated into."""
+    return {lang: f"{PACKAGE} has no translation into it" for lang in langs if lang not in LOCALES}
 
 
 def paragraphs(path: Path) -> list[str]:

@@ -96,7 +96,8 @@ def ranker_corpus(cfg: DistillConfig, files: list[Path]) -> tuple[ParallelCorpus
     ranker = cfg.ranker
     if cfg.data.monolingual_files:
         raise LinguaLiteError(
-            "data.monolingual_files cannot be combined with the ranker (ranker.query_prompt)"
+            "data.monolingual_files cannot be combined with the ranker (ranker.query_prompt): set "
+            "data.monolingual_files: [] (the distill recipe's default reads untranslated text)"
         )
     seen = _excluded(ranker.exclude_files)
     rng = np.random.default_rng(cfg.seed)
