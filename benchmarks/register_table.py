@@ -7,7 +7,7 @@ protocol. For every model: P@1 per register and pair (en-xx for the 12 languages
 pairs through English where the register is multi-way) with a FIXED pool of ``--pool`` candidates per query
 (the gold translation + pool-1 others of the same cell, drawn with the seed, the same draws for every model),
 means per register, per pair the mean over the registers the model never saw (``--seen``; the shipped students
-saw help, package descriptions and the Bible) and its gap to each ``--references`` model on the same cells.
+saw help, package descriptions, the Bible, UI strings and games) and its gap to each ``--references`` model on the same cells.
 For each student (``--fidelity-models``, default: every model that is not a baseline): the teacher fidelity
 per register and language, the mean cos(S(x), P T(x)) (P: the run's PCA layer when the folder has one, else
 an orthogonal map fitted on training-split sentences; the JSON says which).

@@ -13,6 +13,7 @@ from tools.docsgen import headline
 from tools.docsgen.markdown import banner, source_line
 from tools.docsgen.results_languages import (
     MATRYOSHKA,
+    everyday_table,
     language_table,
     length_ratios,
     matryoshka_quantization,
@@ -178,6 +179,12 @@ PAGES = (
         "language's translations are ([Languages](../languages.md)).",
         (
             Section("language_table.json", "XSR P@1 per language pair", language_table),
+            Section(
+                "language_table_new.json",
+                "The 21 languages beyond the shipped models: which teacher knows them",
+                language_table,
+            ),
+            Section("everyday_table.json", "The everyday sentences, per register", everyday_table),
             Section(
                 "length_ratios.json",
                 "How long a translation is",

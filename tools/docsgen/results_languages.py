@@ -33,7 +33,8 @@ def language_table(data: dict[str, Any]) -> list[str]:
         body.append([pair, f"{size:,}", *cells])
     lines = [*table(head, body, "lr" + "r" * len(models)), ""]
     lines.append(
-        f"Rows `everyday/…`: the {data['pairs'].get('everyday/en-fr', 40)} shipped everyday sentences "
+        f"Rows `everyday/…`: the {next((n for k, n in data['pairs'].items() if k.startswith('everyday/')), 40)} "
+        "shipped everyday sentences "
         f"per language. Within {data['bar']:.2f} of "
         f"{short_spec(ref)} on the held-out test pairs (not the everyday ones):"
     )
@@ -44,6 +45,25 @@ def language_table(data: dict[str, Any]) -> list[str]:
             f"({row['worst_pair']})"
         )
     return lines
+
+
+def everyday_table(data: dict[str, Any]) -> list[str]:
+    """Mean P@1 per everyday register (rows) and model (columns): over the en-xx pairs / over every pair."""
+    models = data["models"]
+    registers = list(data["p_at_1"][models[0]])
+    body = []
+    for reg in registers:
+        cells = []
+        for m in models:
+            values = data["p_at_1"][m][reg]
+            en = [v for pair, v in values.items() if "en" in pair.split("-")]
+            cells.append(f"{num(sum(en) / len(en))} / {num(sum(values.values()) / len(values))}")
+        body.append([reg, *cells])
+    note = (
+        "XSR P@1 (both directions) among each register's sentences (`all`: the 300 together), mean over the "
+        "en-xx pairs / over every pair of the 13 languages."
+    )
+    return [*table(["register", *(short_spec(m) for m in models)], body, "l" + "r" * len(models)), "", note]
 
 
 def length_ratios(data: dict[str, Any]) -> list[str]:

@@ -51,7 +51,7 @@ def register_table(data: dict[str, Any]) -> list[str]:
     lines += [
         "Mean over the en-xx pairs, then over the non-English pairs (through English where the register is "
         "multi-way). `*`: a register the model was trained on (the shipped students: help, package "
-        "descriptions, Bible).",
+        "descriptions, Bible, UI strings, games).",
         "",
     ]
     body = []
@@ -155,8 +155,8 @@ def register_table(data: dict[str, Any]) -> list[str]:
         ]
     else:
         lines += [
-            "No leave-one-register-out students in this run: for the shipped students every register but "
-            "help, package descriptions and the Bible is already one they never saw. "
+            "No leave-one-register-out students in this run: for the shipped students the everyday registers "
+            "and the text-only sources are already ones they never saw. "
             f"`{LORO_COMMANDS}` writes the broad recipe without each register and prints the `lingualite "
             "distill` commands and the `--loro REGISTER=MODEL` flags that score their outputs.",
             "",

@@ -132,7 +132,7 @@ DESCRIPTIONS: dict[str, str] = {
     "ddtp": "Debian package descriptions aligned by Description-md5; software descriptions",
     "libreoffice-ui": "LibreOffice UI strings (gettext msgid -> msgstr); menus, dialogs, tooltips (opt-in)",
     "monolingual": "Untranslated sentences: quotations and jokes, a sysadmin manual, man pages (opt-in)",
-    "lexicon": "The most frequent words of each language, one per line (wordfreq; opt-in)",
+    "lexicon": "The most frequent words of each language, one per line, from wordfreq (opt-in)",
     "games": "Game stories, dialogue, lore and help (Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG) (opt-in)",
     "handbook": "The Debian Administrator's Handbook, untranslated sentences per language (opt-in)",
     "emacs-tutorial": "The Emacs tutorial, untranslated sentences per language (opt-in)",

@@ -1,0 +1,82 @@
+"""The everyday set's table: XSR P@1 per register for every model, over the 12 en-xx pairs and all 78 pairs.
+
+The shipped everyday sentences (:mod:`lingualite.data.evalsets.everyday`: 300 per language in five registers, a
+register no training source has) are encoded once per model; each register's 60 sentences (and "all", the 300
+together) are the candidates of XSR P@1 (mean of both directions, ``evaluate_xsr``'s square protocol, from the
+same vectors). The source of the "Measured" table on the data page.
+
+    python benchmarks/everyday_table.py --models lingualite-small lingualite-static use-m \
+        --out benchmarks/results/everyday_table
+
+Writes OUT.json (every cell) and OUT.md and prints the summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from lingualite.data.evalsets.everyday import REGISTERS, everyday_languages, everyday_sentences
+from lingualite.encoders.resolve import load_encoder
+from lingualite.text.languages import ENGLISH
+from lingualite.vectors.retrieval import xsr_from_similarity
+
+
+def _scores(spec: str, threads: int | None) -> dict[str, dict[str, float]]:
+    encoder = load_encoder(spec, threads=threads)
+    langs = everyday_languages()
+    out: dict[str, dict[str, float]] = {}
+    for reg in (*REGISTERS, None):
+        texts = everyday_sentences(reg)
+        vectors = {}
+        for lang in langs:
+            v = np.asarray(encoder.encode(list(texts[lang])), dtype=np.float32)
+            vectors[lang] = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+        name = reg or "all"
+        out[name] = {}
+        for a, b in itertools.combinations(langs, 2):
+            sim = vectors[a] @ vectors[b].T
+            out[name][f"{a}-{b}"] = round(float(xsr_from_similarity(sim, "nn")["p_at_1"]), 4)
+    print(f"{spec}: done", file=sys.stderr, flush=True)
+    return out
+
+
+def _means(cells: dict[str, float]) -> tuple[float, float]:
+    en = [v for k, v in cells.items() if ENGLISH in k.split("-")]
+    return float(np.mean(en)), float(np.mean(list(cells.values())))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", nargs="+", required=True)
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    start = time.time()
+    scores = {m: _scores(m, args.threads) for m in args.models}
+    lines = ["| register | " + " | ".join(args.models) + " |", "|---|" + "---:|" * len(args.models)]
+    for reg in [*REGISTERS, "all"]:
+        cells = [_means(scores[m][reg]) for m in args.models]
+        lines.append(f"| {reg} | " + " | ".join(f"{en:.3f} / {all_:.3f}" for en, all_ in cells) + " |")
+    table = "\n".join(lines) + "\n"
+    result = {
+        "command": " ".join(["python", *sys.argv]),
+        "date": time.strftime("%Y-%m-%d"),
+        "models": args.models,
+        "p_at_1": scores,
+        "seconds": round(time.time() - start, 1),
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    args.out.with_suffix(".md").write_text(table, encoding="utf-8")
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
