@@ -67,3 +67,16 @@ def test_search_refuses_or_skips_the_query(tmp_path: Path) -> None:
     assert "skipped 1 queries" in res.output
     rows = json.loads(res.output.strip().splitlines()[-1])["results"]
     assert [r["line"] for r in rows] == [1]
+
+
+def test_a_probe_the_model_knows_no_token_of_still_identifies_it() -> None:
+    """The static encoder gives such a probe a zero row: the same zero row both times is the same model."""
+    import numpy as np
+
+    from lingualite.search.encoder_check import _same_probes
+
+    recorded = np.array([[0.6, 0.8], [0.0, 0.0]], dtype=np.float32)
+    assert _same_probes(recorded.copy(), recorded)
+    assert not _same_probes(np.array([[0.6, 0.8], [1.0, 0.0]], dtype=np.float32), recorded)
+    assert not _same_probes(np.array([[0.8, -0.6], [0.0, 0.0]], dtype=np.float32), recorded)
+    assert _same_probes(np.zeros((2, 2), np.float32), np.zeros((2, 2), np.float32))

@@ -109,8 +109,18 @@ def check_encoder(encoder: Any, info: dict[str, Any], index: Path) -> None:
     recorded = np.asarray(info.get("probes") or [], dtype=np.float32)
     if recorded.size:
         got = dense(encoder, list(PROBES), dimensions=info.get("truncate_dim"), marks=False)
-        if got.shape != recorded.shape or float(np.min(np.sum(got * recorded, axis=1))) < PROBE_MIN_COSINE:
+        if got.shape != recorded.shape or not _same_probes(got, recorded):
             raise LinguaLiteError(
                 f"{index}: model {spec or built} gives other vectors than when the index was built (the model "
                 "changed since); build the index again"
             )
+
+
+def _same_probes(got: np.ndarray, recorded: np.ndarray) -> bool:
+    """The same model by its probe vectors: the same probes without a vector (zero rows: a probe none of whose
+    tokens the model knows, which the static encoder gives as zeros), and the others at cosine >= 0.99."""
+    empty_got, empty_recorded = ~np.any(got != 0, axis=1), ~np.any(recorded != 0, axis=1)
+    if not np.array_equal(empty_got, empty_recorded):
+        return False
+    rows = ~empty_got
+    return not rows.any() or float(np.min(np.sum(got[rows] * recorded[rows], axis=1))) >= PROBE_MIN_COSINE
