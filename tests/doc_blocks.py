@@ -28,6 +28,7 @@ import os
 import random
 import re
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -40,10 +41,20 @@ RUNS = ("bash", "python")
 TRAINING = ("quickstart", "train", "distill")
 PORT = "8765"
 # Pseudo-words: "translations" are word by word (what the text says does not matter here).
-EN = [f"w{j}" for j in range(16)]
-FR = [f"mot{j}" for j in range(16)]
-DE = [f"wort{j}" for j in range(16)]
+# the last words are real ones, which the pages' examples send to a trained model (a text none of whose tokens a
+# model knows is refused)
+EN = [f"w{j}" for j in range(16)] + ["Hello", "world"]
+FR = [f"mot{j}" for j in range(16)] + ["Bonjour", "monde"]
+DE = [f"wort{j}" for j in range(16)] + ["Hallo", "Welt"]
 SOURCES = ("libreoffice", "bible", "ddtp")
+# Every letter as a word and inside one, in the training pairs: the pages send real sentences to the models
+# trained here, and a text none of whose tokens a model knows is refused, as a user's would be.
+_LETTERS = "abcdefghijklmnopqrstuvwxyzàâçéèêëîïôùûüäöß"
+ALPHABET = [
+    f"{' '.join(_LETTERS + _LETTERS.upper())} {_LETTERS} {_LETTERS.upper()} . , ! ? ' -\t"
+    f"{' '.join(_LETTERS + _LETTERS.upper())} {_LETTERS} {_LETTERS.upper()} . , ! ? ' -\tlo:alphabet-{i}\n"
+    for i in range(3)
+]
 PREFIX = {"libreoffice": "lo", "bible": "bible", "ddtp": "ddtp"}
 
 
@@ -89,7 +100,19 @@ def make_world(root: Path) -> Path:
                 fh.writelines(lines[cut : cut + (len(lines) - cut) // 2])
             with (prepared / "test.tsv").open("a", encoding="utf-8") as fh:
                 fh.writelines(lines[cut + (len(lines) - cut) // 2 :])
+        with (prepared / "train.tsv").open("a", encoding="utf-8") as fh:
+            fh.writelines(ALPHABET)
         (prepared / "stats.json").write_text(json.dumps({"inputs": inputs}))
+        # what the shipped distill configs read beside (`lingualite data fetch --for distill`): UI strings and
+        # game text in their own folders, untranslated text and word lists
+        for folder in ("prepared-ui", "prepared-games"):
+            shutil.copytree(prepared, root / "data" / folder / f"en-{lang}")
+        for source in ("monolingual", "lexicon"):
+            text = root / "data" / "corpora" / source / f"{lang}.txt"
+            text.parent.mkdir(parents=True, exist_ok=True)
+            text.write_text("".join(line.split("\t")[1] + "\n" for line in lines[:40]), encoding="utf-8")
+            english = text.with_name("en.txt")
+            english.write_text("".join(line.split("\t")[0] + "\n" for line in lines[:40]), encoding="utf-8")
     (root / "my-pairs.tsv").write_text("".join(_pairs(DE, "bible", 120, rng)), encoding="utf-8")
     return root
 

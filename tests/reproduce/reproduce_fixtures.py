@@ -52,7 +52,12 @@ def write_distill_table(folder: Path, teacher: Path, sts_file: Path) -> Path:
     base = {
         "mode": "distill",
         "teacher": {"name": str(teacher), "cache_dir": str(folder / "teacher-cache")},
-        "data": {"train_files": ["{data_dir}/en-fr/train.tsv"], "valid_files": [], "max_train_pairs": None},
+        "data": {
+            "train_files": ["{data_dir}/en-fr/train.tsv"],
+            "valid_files": [],
+            "max_train_pairs": None,
+            "monolingual_files": [],
+        },
         "vocabulary": {"size": 200, "sample_size": 2000},
         "student": {"num_layers": 1, "hidden_size": 16, "num_heads": 2, "ffn_size": 32, "max_seq_length": 16},
         "pca": {"dim": 8, "fit_sentences": 500},

@@ -97,7 +97,7 @@ def test_a_cpu_only_teacher_builds_its_cache_in_worker_processes(tmp_path: Path,
     pools: list[tuple[str, int]] = []
 
     class FakePool:  # EncoderPool's interface; the chunks come back in order, like the real one
-        def __init__(self, spec: str, workers: int) -> None:
+        def __init__(self, spec: str, workers: int, **options: object) -> None:
             pools.append((spec, workers))
 
         def __enter__(self) -> FakePool:
