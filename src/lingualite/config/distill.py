@@ -33,18 +33,33 @@ class TeacherConfig:
     :param batch_size: sentences per teacher forward pass.
     :param cache_dir: where teacher vectors are kept as ``.npy`` (keyed by a hash of teacher + texts);
         null: ``<output>/teacher-cache``. Point several runs at one folder to encode each text once.
+    :param second: the teacher of untranslated text (``data.monolingual_files``) in languages ``name`` does not
+        know (a file named by its language code, e.g. ``lexicon/el.txt``;
+        :func:`lingualite.text.languages.teacher_knows`), its vectors mapped into ``name``'s space
+        (:mod:`lingualite.recipes.distill.second_teacher`); null: such files are left out (counted in the
+        summary), since a teacher's vector of a language it does not know is no target. Default: e5-small.
+    :param map_sentences: untranslated sentences of languages both teachers know that fit the map (a tenth of
+        them held out to measure it).
     """
 
-    RANGES: ClassVar[dict[str, Range]] = {"batch_size": (1, None, False), "max_seq_length": (8, 8192, False)}
+    RANGES: ClassVar[dict[str, Range]] = {
+        "batch_size": (1, None, False),
+        "max_seq_length": (8, 8192, False),
+        "map_sentences": (100, None, False),
+    }
 
     name: str = "use-m"
     max_seq_length: int | None = 128
     batch_size: int = 64
     cache_dir: str | None = None
+    second: str | None = "e5-small"
+    map_sentences: int = 8000
 
     def validate(self) -> None:
         if not self.name.strip():
             raise ConfigError("teacher.name must not be empty")
+        if self.second is not None and not self.second.strip():
+            raise ConfigError("teacher.second must not be empty (null: no second teacher)")
 
 
 # the folders the default pairs, UI strings and game text are prepared in (lingualite.reproduce.distill_data)
@@ -79,12 +94,12 @@ class DistillDataConfig(PairDataConfig):
     train_files: list[str] = field(
         default_factory=lambda: [f"{{data_dir}}/{d}/*/train.tsv" for d in _PAIR_DIRS]
     )
-    max_train_pairs: int | None = 700_000
+    max_train_pairs: int | None = 1_711_072  # 19,444 a file of the 88 the shipped languages have
     valid_pairs: int = 300
     monolingual_files: list[str] = field(
         default_factory=lambda: [f"{{data_dir}}/corpora/{s}/*.txt" for s in ("monolingual", "lexicon")]
     )
-    max_monolingual_sentences: int | None = 300_000
+    max_monolingual_sentences: int | None = 550_000
     monolingual_batch_size: int | None = None
     monolingual_exclude_files: list[str] = field(
         default_factory=lambda: [f"{{data_dir}}/{d}/*/test.tsv" for d in _PAIR_DIRS]
@@ -103,7 +118,7 @@ class DistillVocabularyConfig(VocabularyConfig):
     """
 
     kind: Literal["unigram", "wordpiece", "teacher"] = "wordpiece"
-    size: int = 50_000
+    size: int = 60_000
 
     def validate(self) -> None:
         if self.kind == "teacher" and self.path:
@@ -221,7 +236,7 @@ class DistillOptimConfig(PairOptimConfig):
 
     LOSSES: ClassVar[tuple[str, ...]] = ("mse", "cosine", "mse+cosine")
 
-    max_steps: int | None = 8000
+    max_steps: int | None = 20_000
     eval_every: int = 1000
     log_every: int = 50
     loss: Literal["mse", "cosine", "mse+cosine"] = "mse"

@@ -13,11 +13,12 @@ package is installed, else counted through their letters as Chinese and Japanese
 runs whole to the sub-word model (as XLM-R and SentencePiece do), since a rule that needs a dictionary cannot
 be saved in ``tokenizer.json``.
 
-Two lists: :data:`SUPPORTED` is every language lingualite can fetch, clean, split and evaluate (34);
-:data:`CORE` is the 13 the shipped models were trained on, the everyday set holds and every default run
-(quickstart, packaged builds, ``data fetch`` and ``data eval-sets`` without ``--langs``, the language and
-register tables, the evaluation report) uses, so that adding a language to the registry never changes what a
-default run does. :attr:`Language.teacher` says which teacher knows a language: USE-m's 16 languages (Chinese
+Three lists: :data:`SUPPORTED` is every language lingualite can fetch, clean, split and evaluate (34);
+:data:`SHIPPED` is what the shipped models are distilled on (``lingualite models build`` and ``data fetch --for
+distill``: all of them); :data:`CORE` is the 13 of the papers and the everyday set, and what every other
+default run (quickstart, ``data fetch`` and ``data eval-sets`` without ``--langs``, the language and register
+tables, the evaluation report) uses, so that adding a language to the registry never changes what those runs
+do. :attr:`Language.teacher` says which teacher knows a language: USE-m's 16 languages (Chinese
 in both scripts) or only multilingual-e5-small.
 """
 
@@ -38,6 +39,8 @@ __all__ = [
     "PAPER_000_LANGS",
     "PAPER_001_LANGS",
     "QUICKSTART_LANGS",
+    "SHIPPED",
+    "SHIPPED_TRANSLATION_LANGS",
     "SUPPORTED",
     "TRANSLATION_LANGS",
     "USE_M_LANGS",
@@ -48,6 +51,7 @@ __all__ = [
     "language_pairs",
     "pair_name",
     "parse_pair",
+    "teacher_knows",
 ]
 
 Segmentation = Literal["words", "characters", "segmenter"]
@@ -153,10 +157,13 @@ LANGUAGES: dict[str, Language] = {row.code: row for row in _ROWS}
 SUPPORTED: tuple[str, ...] = tuple(LANGUAGES)
 # The languages English is paired with (``en-xx``): every supported language but English.
 TRANSLATION_LANGS: tuple[str, ...] = tuple(code for code in SUPPORTED if code != ENGLISH)
-# The 13 languages the shipped models were trained on (the registry before issue #43): the default of every
-# run that trains, prepares or checks (see the module docstring), so a new row changes none of them.
+# The 13 languages of the papers and the everyday set (the registry before issue #43): the default of every
+# run that prepares or checks (see the module docstring), so a new row changes none of them.
 CORE: tuple[str, ...] = SUPPORTED[:13]
 CORE_TRANSLATION_LANGS: tuple[str, ...] = tuple(code for code in CORE if code != ENGLISH)
+# What the shipped models (lingualite-small, lingualite-static) are distilled on: every supported language.
+SHIPPED: tuple[str, ...] = SUPPORTED
+SHIPPED_TRANSLATION_LANGS: tuple[str, ...] = tuple(code for code in SHIPPED if code != ENGLISH)
 # Paper 000's four (en-fr/de/es/it): what earlier published numbers were measured on.
 PAPER_000_LANGS: tuple[str, ...] = tuple(c for c in TRANSLATION_LANGS if "000" in LANGUAGES[c].papers)
 # What `lingualite quickstart` trains on by default, paired with English: one pair of paper 000 (fr), one
@@ -171,6 +178,17 @@ CHECK_PIVOTS: tuple[str, ...] = ("zh-ru", "pl-ru", "ja-ko", "de-fr")
 PAPER_001_LANGS: tuple[str, ...] = tuple(c for c in SUPPORTED if "001" in LANGUAGES[c].papers)
 # The languages USE-m knows (its 16, Chinese in both scripts).
 USE_M_LANGS: tuple[str, ...] = tuple(c for c in SUPPORTED if LANGUAGES[c].teacher == "use-m")
+
+
+def teacher_knows(teacher: str, code: str | None) -> bool:
+    """Whether ``teacher`` knows language ``code``: USE-m its 16 (:data:`USE_M_LANGS`), e5-small every language
+    of the registry; any other teacher, or text of no registry language (``code`` None), counts as known
+    (nothing here says otherwise)."""
+    if code not in LANGUAGES:
+        return True
+    if teacher == _USE:
+        return code in USE_M_LANGS
+    return True
 
 
 def get_language(code: str) -> Language:

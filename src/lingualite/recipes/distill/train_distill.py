@@ -66,13 +66,15 @@ from lingualite.recipes.distill.ranker import (
     save_prompts,
     vocabulary_texts,
 )
+from lingualite.recipes.distill.second_teacher import fit_map
 from lingualite.recipes.distill.stages import prepare_projection, teacher_vectors
 from lingualite.recipes.distill.static_student import StaticStudent, special_token_ids
 from lingualite.recipes.distill.student import StudentEncoder
-from lingualite.recipes.distill.teacher import load_teacher, teacher_tokenizer_folder
+from lingualite.recipes.distill.teacher import Teacher, load_teacher, teacher_tokenizer_folder
 from lingualite.recipes.distill.token_init import init_from_teacher, teacher_tokens
 from lingualite.recipes.distill.untranslated import (
     MonolingualBatches,
+    MonolingualText,
     mixed_loss,
     read_monolingual,
     tokenize_sentences,
@@ -145,9 +147,7 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
         mono = read_monolingual(cfg, {a for a, _ in corpus.pairs})
         if mono.sentences:
             summary["monolingual"] = mono.stats
-    targets, pair_rows, valid_targets = _teacher_targets(
-        cfg, run, corpus, mono.sentences, valid_sets, opts, summary
-    )
+    targets, pair_rows, valid_targets = _teacher_targets(cfg, run, corpus, mono, valid_sets, opts, summary)
 
     with _timed(summary, "tokenize"):
         data = TokenizedPairs.build(corpus.pairs, tokenizer, cfg.student.max_seq_length)
@@ -232,13 +232,14 @@ def _teacher_targets(
     cfg: DistillConfig,
     run: RunFolder,
     corpus: ParallelCorpus,
-    monolingual: list[str],
+    mono: MonolingualText,
     valid_sets: list[tuple[str, list[str], list[str]]],
     opts: RunOptions,
     summary: dict[str, Any],
 ) -> tuple[torch.Tensor, np.ndarray, np.ndarray]:
     """The teacher's (PCA-reduced) vectors: one row per distinct training source, then one per monolingual
-    sentence (PCA is fitted on both); the row of each pair; and the validation sources' vectors."""
+    sentence (PCA is fitted on both; ``teacher.second``'s mapped vectors where ``mono.second``); the row of each
+    pair; and the validation sources' vectors."""
     cache_dir = Path(cfg.teacher.cache_dir) if cfg.teacher.cache_dir else run.path / "teacher-cache"
     with _timed(summary, "teacher"):
         teacher = load_teacher(
@@ -254,10 +255,8 @@ def _teacher_targets(
         pair_rows = np.fromiter((row_of[a] for a, _ in corpus.pairs), np.int64, len(corpus.pairs))
         del row_of
         train_vectors = teacher_vectors(teacher, sources, cache_dir, "train", opts.progress, summary)
-        if monolingual:
-            mono_vectors = teacher_vectors(
-                teacher, monolingual, cache_dir, "monolingual", opts.progress, summary
-            )
+        if mono.sentences:
+            mono_vectors = _monolingual_targets(cfg, teacher, mono, cache_dir, opts, summary)
             train_vectors = np.concatenate([train_vectors, mono_vectors])
             del mono_vectors
         valid_sources = [s for _, src, _ in valid_sets for s in src]
@@ -280,6 +279,37 @@ def _teacher_targets(
                     append_to_teacher(teacher.st_model, projection).save(str(tmp), safe_serialization=True)
     targets = torch.from_numpy(np.ascontiguousarray(train_vectors, dtype=np.float32))
     return targets, pair_rows, np.ascontiguousarray(valid_vectors, dtype=np.float32)
+
+
+def _monolingual_targets(
+    cfg: DistillConfig,
+    teacher: Teacher,
+    mono: MonolingualText,
+    cache_dir: Path,
+    opts: RunOptions,
+    summary: dict[str, Any],
+) -> np.ndarray:
+    """The first teacher's vectors of the monolingual sentences it knows the language of, and
+    ``teacher.second``'s, mapped into its space, of the others (:mod:`lingualite.recipes.distill.second_teacher`)."""
+    first = [s for s, other in zip(mono.sentences, mono.second, strict=True) if not other]
+    vectors = teacher_vectors(teacher, first, cache_dir, "monolingual", opts.progress, summary)
+    if not mono.second.any():
+        return vectors
+    assert cfg.teacher.second is not None  # read_monolingual marks none without it
+    second = load_teacher(cfg.teacher.second, cfg.teacher.max_seq_length, cfg.teacher.batch_size, opts.device)
+    sample = np.random.default_rng(cfg.seed).permutation(len(first))[: cfg.teacher.map_sentences]
+    sample.sort()
+    fit_second = teacher_vectors(second, [first[i] for i in sample], cache_dir, "map", opts.progress, summary)
+    space_map, summary["second_teacher"] = fit_map(fit_second, vectors[sample], cfg.seed)
+    others = [s for s, other in zip(mono.sentences, mono.second, strict=True) if other]
+    mapped = space_map.apply(teacher_vectors(second, others, cache_dir, "second", opts.progress, summary))
+    summary["second_teacher"].update(name=second.name, sentences=len(others))
+    logger.info(
+        "second teacher %s: %d sentences; map %s", second.name, len(others), summary["second_teacher"]
+    )
+    out = np.empty((len(mono.sentences), vectors.shape[1]), dtype=np.float32)
+    out[~mono.second], out[mono.second] = vectors, mapped
+    return out
 
 
 def _student_step(

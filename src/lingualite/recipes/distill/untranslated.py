@@ -10,7 +10,9 @@ the teacher on; the parallel pairs still tie the languages together.
 drops every sentence of the validation and ``data.monolingual_exclude_files`` pair files (either side, after
 NFKC, casefold and whitespace collapsing: :class:`lingualite.data.unseen.SeenTexts`), the held-out everyday
 sentences (:func:`lingualite.data.evalsets.everyday.is_everyday`) and the pairs' own
-sources (they have targets already), and caps them with an equal seeded share per file.
+sources (they have targets already), and caps them with an equal seeded share per file. A file named by the code
+of a language the teacher does not know (``lexicon/el.txt`` for USE-m) is left out and counted, or, with
+``teacher.second``, kept and marked for the second teacher (:mod:`lingualite.recipes.distill.second_teacher`).
 :class:`MonolingualBatches` cuts length-bucketed batches of them, deterministic in (seed, step) like the pair
 batches, so ``--resume`` stays exact.
 """
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +35,22 @@ from lingualite.data.lines import iter_line_chunks
 from lingualite.data.pairs import expand_files, subsample
 from lingualite.data.tokenized import BucketedBatches, RaggedIds
 from lingualite.data.unseen import SeenTexts
+from lingualite.text.languages import LANGUAGES, teacher_knows
 
 __all__ = ["MonolingualBatches", "MonolingualText", "mixed_loss", "read_monolingual"]
 
 
 @dataclass
 class MonolingualText:
-    """The monolingual sentences a run trains on, and what reading them dropped (for the summary)."""
+    """The monolingual sentences a run trains on, and what reading them dropped (for the summary).
+
+    :param second: per sentence, True where its target comes from ``teacher.second`` (its language is one the
+        first teacher does not know); empty when there are no sentences.
+    """
 
     sentences: list[str]
     stats: dict[str, Any]
+    second: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
 
 
 def _file_sentences(path: Path, taken: set[str], seen: SeenTexts, counts: dict[str, int]) -> list[str]:
@@ -74,6 +82,9 @@ def read_monolingual(cfg: DistillConfig, pair_sources: Collection[str]) -> Monol
     if not data.monolingual_files:
         return MonolingualText([], {})
     files = expand_files(data.monolingual_files, "monolingual")
+    unknown = [p for p in files if not teacher_knows(cfg.teacher.name, _file_language(p))]
+    if cfg.teacher.second is None and unknown:
+        files = [p for p in files if p not in unknown]
     held_out = expand_files(data.valid_files, "validation") + expand_files(
         data.monolingual_exclude_files, "monolingual exclusion"
     )
@@ -82,13 +93,25 @@ def read_monolingual(cfg: DistillConfig, pair_sources: Collection[str]) -> Monol
     counts = {"read": 0, "duplicates": 0, "excluded_held_out": 0, "excluded_everyday": 0}
     per_file = [_file_sentences(path, taken, seen, counts) for path in files]
     share = None
-    if data.max_monolingual_sentences is not None:
+    if data.max_monolingual_sentences is not None and files:
         share = max(1, data.max_monolingual_sentences // len(files))
     per_file = [subsample(chunk, share, cfg.seed) for chunk in per_file]
     sentences = [s for chunk in per_file for s in chunk]
+    second = np.concatenate(
+        [np.full(len(chunk), p in unknown, dtype=bool) for p, chunk in zip(files, per_file, strict=True)]
+        or [np.zeros(0, dtype=bool)]
+    )
     stats: dict[str, Any] = {**counts, "kept": len(sentences), "excluded_files": [str(p) for p in held_out]}
     stats["per_file"] = {str(p): len(chunk) for p, chunk in zip(files, per_file, strict=True)}
-    return MonolingualText(sentences, stats)
+    if unknown:  # languages the teacher does not know: the second teacher's, or left out
+        key = "second_teacher_files" if cfg.teacher.second else "unknown_to_teacher_files"
+        stats[key] = [str(p) for p in unknown]
+    return MonolingualText(sentences, stats, second)
+
+
+def _file_language(path: Path) -> str | None:
+    """The language a text file is named by (``lexicon/el.txt``: ``el``), or None."""
+    return path.stem if path.stem in LANGUAGES else None
 
 
 def tokenize_sentences(texts: list[str], tokenizer: PreTrainedTokenizerFast, max_length: int) -> RaggedIds:

@@ -1,0 +1,80 @@
+"""A second teacher for untranslated text of languages the first does not know (issue #43).
+
+USE-m knows 16 languages, multilingual-e5-small about 100. A translation pair teaches any language through the
+first teacher's vector of its English side, ``S(t) ~ T1(x)``; but untranslated text ``m`` of a language T1
+does not know has no valid target ``T1(m)``. The second teacher T2 knows it, in its own space, so its vector is
+carried into T1's space by an affine map fitted on untranslated text of languages both know:
+
+    T1(m) ~ A T2(m) + b,   (A, b) = argmin sum_i ||A T2(m_i) + b - T1(m_i)||^2 + lambda ||A||^2
+
+(ridge least squares: the linear map between two embedding spaces of Mikolov et al. 2013, "Exploiting
+similarities among languages for machine translation", Eq. 1). A least-squares map shrinks its outputs
+toward the mean, so each mapped row is scaled to T1's mean norm. A tenth of the fitting text is held out and
+the map's mean cosine to T1 there is reported (``fit_map``'s stats); ``benchmarks/teacher_map.py`` measures how
+well mapped vectors of a T2-only language retrieve T1's vectors of their English translations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from lingualite.core.errors import LinguaLiteError
+
+__all__ = ["SpaceMap", "fit_map"]
+
+
+@dataclass(frozen=True)
+class SpaceMap:
+    """``apply(x) = norm * (x A + b) / ||x A + b||``: the second teacher's vectors in the first one's space."""
+
+    weight: np.ndarray  # (d2, d1)
+    bias: np.ndarray  # (d1,)
+    norm: float  # the first teacher's mean row norm
+
+    def apply(self, vectors: np.ndarray) -> np.ndarray:
+        mapped = np.asarray(vectors, dtype=np.float64) @ self.weight + self.bias
+        lengths = np.linalg.norm(mapped, axis=1, keepdims=True)
+        return (self.norm * mapped / np.maximum(lengths, 1e-12)).astype(np.float32)
+
+
+def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
+    b = b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
+    return np.sum(a * b, axis=1)
+
+
+def fit_map(
+    second: np.ndarray, first: np.ndarray, seed: int = 0, ridge: float = 1e-2
+) -> tuple[SpaceMap, dict[str, Any]]:
+    """Fit the affine ridge map of the module docstring from ``second`` (N, d2) to ``first`` (N, d1), the two
+    teachers' vectors of the same N texts; a seeded tenth (at least one row) is held out to measure it.
+
+    :return: the map (refitted on all N rows) and its stats: rows, held-out mean cosine to ``first``.
+    """
+    if len(second) != len(first):
+        raise LinguaLiteError(
+            f"fit_map: {len(second)} second-teacher rows for {len(first)} first-teacher rows"
+        )
+    if len(second) < 20:
+        raise LinguaLiteError(f"fit_map: {len(second)} texts of languages both teachers know; at least 20")
+    x, y = np.asarray(second, dtype=np.float64), np.asarray(first, dtype=np.float64)
+    order = np.random.default_rng(seed).permutation(len(x))
+    held = order[: max(1, len(x) // 10)]
+    fit = order[len(held) :]
+    held_out = _solve(x[fit], y[fit], ridge)
+    cosine = float(np.mean(_cosines(held_out.apply(x[held]), y[held])))
+    norm = float(np.mean(np.linalg.norm(y, axis=1)))
+    full = _solve(x, y, ridge, norm)
+    return full, {"texts": len(x), "held_out": len(held), "held_out_cosine": round(cosine, 4)}
+
+
+def _solve(x: np.ndarray, y: np.ndarray, ridge: float, norm: float | None = None) -> SpaceMap:
+    mean_x, mean_y = x.mean(axis=0), y.mean(axis=0)
+    xc, yc = x - mean_x, y - mean_y
+    # numpy's solve rather than scikit-learn's Ridge: one d2 x d2 system, and no fitted object to keep
+    weight = np.linalg.solve(xc.T @ xc + ridge * len(x) * np.eye(x.shape[1]), xc.T @ yc)
+    bias = mean_y - mean_x @ weight
+    return SpaceMap(weight, bias, float(np.mean(np.linalg.norm(y, axis=1))) if norm is None else norm)
