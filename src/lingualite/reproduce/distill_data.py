@@ -83,6 +83,11 @@ def prepare_distill_data(
             jobs = [pool.submit(_prepare_register, c, lang, out, not no_lang_id) for c, lang, out in todo]
             for job in jobs:
                 console.print(job.result())
+    for folder in REGISTER_PAIR_FOLDERS.values():
+        few = [out for out in folders[folder] if (out / "train.tsv").stat().st_size == 0]
+        for out in few:  # a handful of pairs, all held out (Hindi game text: 5): nothing to train on
+            console.print(f"{folder}/{out.name}: no training pairs after cleaning and the split; left out")
+        folders[folder] = [out for out in folders[folder] if out not in few]
     return folders
 
 
