@@ -120,3 +120,32 @@ def test_right_to_left_and_devanagari_text_is_measured_as_spaced_words() -> None
     assert split_sentences("يطبّق كل التعديلات. تُحفظ القيم.") == ["يطبّق كل التعديلات.", "تُحفظ القيم."]
     assert split_sentences("هل تريد الحفظ؟ تُحفظ القيم.") == ["هل تريد الحفظ؟", "تُحفظ القيم."]
     assert split_sentences("फ़ाइल सहेजी गई। फ़ाइल बंद करें।") == ["फ़ाइल सहेजी गई।", "फ़ाइल बंद करें।"]
+
+
+def test_bidi_marks_beside_the_space_do_not_hide_a_sentence_end() -> None:
+    """Real right-to-left text puts invisible bidi marks next to the space after a stop; the sentence still ends
+    there (issue 43). Before, that end was missed: each Hebrew string was one sentence, so its pair was never cut
+    into sentence pairs (:func:`lingualite.data.sources.common.align_units`: English has three and two), and the
+    Arabic verse two sentences of three. Marks before the space stay with the sentence that ends, those after it
+    open the next; no character is lost."""
+    # LibreOffice UI, Hebrew (MPL-2.0; loui:sw/STR_INVALID_AUTOFORMAT_NAME, loui:sc/SC_OPCODE_BINOM_DIST):
+    # RLM, and RLM + RLE (U+202B), between the stop and the space
+    hebrew = "השם שהוכנס אינו חוקי.\u200f לא ניתן ליצור את העיצוב האוטומטי הרצוי.\u200f נסו שוב על ידי מתן שם אחר. \u200f"
+    assert split_sentences(hebrew) == [
+        "השם שהוכנס אינו חוקי.\u200f", "לא ניתן ליצור את העיצוב האוטומטי הרצוי.\u200f", "נסו שוב על ידי מתן שם אחר. \u200f"
+    ]  # fmt: skip
+    cumulated = "מצטברת.\u200f\u202b C=0 מחשב את ההסתברות הבודדת, C=1 את ההתפלגות המצטברת.\u200f"
+    assert split_sentences(cumulated) == [
+        "מצטברת.\u200f\u202b", "C=0 מחשב את ההסתברות הבודדת, C=1 את ההתפלגות המצטברת.\u200f"
+    ]  # fmt: skip
+    english = "Cumulated. C=0 calculates the individual probability, C=1 the cumulated probability."
+    assert len(split_sentences(english)) == 2
+    # Smith & Van Dyke's Arabic Bible (public domain; Gen 10:25): an LRM after the space opens the next sentence
+    arabic = "ولعابر ولد ابنان . \u200eاسم الواحد فالج لان في ايامه قسمت الارض. واسم اخيه يقطان."
+    assert split_sentences(arabic) == [
+        "ولعابر ولد ابنان .", "\u200eاسم الواحد فالج لان في ايامه قسمت الارض.", "واسم اخيه يقطان."
+    ]  # fmt: skip
+    for text in (hebrew, cumulated, arabic):
+        assert " ".join(split_sentences(text)).split() == text.split()
+    # a mark before a lower-case word still does not end an English sentence
+    assert split_sentences("See the menu. \u200eit opens.") == ["See the menu. \u200eit opens."]

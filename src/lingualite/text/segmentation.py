@@ -10,8 +10,9 @@ Thai (the registry's ``segmenter`` language) spaces phrases, not words: its word
 dictionary segmenter (``newmm``) when that package is installed (``pip install pythainlp``, 22 MB, no
 dependencies; :func:`words`); without it a Thai run counts as its letters divided by
 :data:`THAI_LETTERS_PER_WORD`, measured against the segmenter on the LibreOffice UI strings.
-Right-to-left text (Arabic, Persian, Hebrew) needs no rule of its own: it is stored in logical order and spaces
-its words; bidi marks and joiners are not words (:func:`lingualite.text.scripts.script_units`).
+Right-to-left text (Arabic, Persian, Hebrew) is stored in logical order and spaces its words; bidi marks and
+joiners are not words (:func:`lingualite.text.scripts.script_units`), and bidi marks beside the space after a
+stop do not hide the sentence end.
 """
 
 from __future__ import annotations
@@ -46,7 +47,11 @@ THAI_LETTERS_PER_WORD = 3.6
 # A candidate end: a stop, closing quotes/brackets, whitespace, then an optional opening quote/mark; the letter
 # after it decides. Full-width stops end a sentence wherever they stand (closing quotes stay with it).
 # The Arabic question mark (؟, Arabic and Persian) and the danda (।, Hindi) end sentences as "?" and "." do.
-_LATIN_END = re.compile(r"[.!?؟।][\"'”’»)\]]*\s+(?=[¿¡\"'“‘«(]?(\w))")
+# Bidi marks (ALM, LRM, RLM, embeddings, overrides, isolates) are invisible: right-to-left text carries them on
+# either side of the space after a stop ("חוקי.\u200f לא", ". \u200eاسم"); those before the space stay with the
+# sentence that ends, those after it open the next.
+_BIDI_MARKS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_LATIN_END = re.compile(rf"[.!?؟।][\"'”’»)\]{_BIDI_MARKS}]*\s+(?=[{_BIDI_MARKS}\s]*[¿¡\"'“‘«(]?(\w))")
 _CJK_END = re.compile(r"[。！？]+([」』”’）)]*)\s*")
 _ABBREVIATION_LIST = (
     "e.g i.e vs mr mrs ms dr st no nr nº ca cf z.b d.h u.a bzw usw vgl ggf inkl evtl p.ex ex sr sra srta "
