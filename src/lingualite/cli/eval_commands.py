@@ -13,7 +13,14 @@ import typer
 
 from lingualite.cli.alignment_commands import eval_align
 from lingualite.cli.common import USER_ERRORS, DeviceOpt, JsonOpt, OldKOpt, fail, renamed
-from lingualite.cli.eval_options import MoreFiles, SkipBadOpt, ThreadsOpt, given_files, load_model
+from lingualite.cli.eval_options import (
+    MoreFiles,
+    SkipBadOpt,
+    SkipBadPairsOpt,
+    ThreadsOpt,
+    given_files,
+    load_model,
+)
 from lingualite.cli.eval_similarity_commands import eval_ir, eval_pairs, eval_sts
 from lingualite.cli.output import emit
 from lingualite.cli.report_commands import ModelOpt, SeedsOpt, eval_all, eval_efficiency
@@ -71,13 +78,7 @@ def eval_xsr(
     ] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the subsample / query / pool draws.")] = 0,
     threads: ThreadsOpt = None,
-    skip_bad: Annotated[
-        bool,
-        typer.Option(
-            help="Skip malformed lines, and pairs with a side that has no token the model knows (only emoji or "
-            "symbols, a script it never saw; counted per file as skipped), instead of stopping at the first."
-        ),
-    ] = False,
+    skip_bad: SkipBadPairsOpt = False,
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
     k_old: OldKOpt = None,

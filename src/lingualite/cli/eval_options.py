@@ -32,3 +32,12 @@ def load_model(model: str, threads: int | None = None, device: str = "auto") -> 
 
 
 SkipBadOpt = Annotated[bool, typer.Option(help="Skip (and count) malformed lines instead of stopping.")]
+# The commands that score test pairs (eval xsr, eval all, reproduce): a pair the model knows no token of one
+# side of is bad input too (lingualite.encoders.known_tokens), refused naming FILE:LINE without the flag.
+SkipBadPairsOpt = Annotated[
+    bool,
+    typer.Option(
+        help="Skip malformed lines, and pairs with a side that has no token the model knows (only emoji or "
+        "symbols, a script it never saw; counted per file as skipped), instead of stopping at the first."
+    ),
+]

@@ -20,6 +20,7 @@ from lingualite.cli.common import (
     renamed,
     use_device,
 )
+from lingualite.cli.eval_options import SkipBadPairsOpt
 from lingualite.cli.output import emit
 
 MODEL_HELP = (
@@ -121,6 +122,7 @@ def eval_all(
         int | None, typer.Option(min=1, help="CPU threads per encoder (default: all cores).")
     ] = None,
     force: Annotated[bool, typer.Option(help="Recompute results already in OUTPUT/parts.")] = False,
+    skip_bad: SkipBadPairsOpt = False,
     device: DeviceOpt = "auto",
     out_old: OldOutOpt = None,
 ) -> None:
@@ -151,6 +153,7 @@ def eval_all(
         seeds=seeds,
         threads=threads,
         device=use_device(device),
+        skip_bad=skip_bad,
     )
     try:
         run_report(list(dict.fromkeys(models)), out, settings, progress=typer.echo, force=force)

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from lingualite.cli.common import USER_ERRORS, DataDirOpt, DeviceOpt, JsonOpt, fail, use_device
+from lingualite.cli.eval_options import SkipBadPairsOpt
 from lingualite.cli.output import echo_logs, emit
 
 ReuseFromOpt = Annotated[
@@ -69,6 +70,7 @@ def reproduce(
     no_reuse: NoReuseOpt = False,
     threads: ThreadsOpt = None,
     data_dir: DataDirOpt = None,
+    skip_bad: SkipBadPairsOpt = False,
     device: DeviceOpt = "auto",
     as_json: JsonOpt = False,
 ) -> None:
@@ -127,6 +129,7 @@ def reproduce(
             data_dir=data_dir,
             device=device,
             progress=lambda line: typer.echo(line, err=True),
+            skip_bad=skip_bad,
         )
     except USER_ERRORS as exc:
         fail(exc)

@@ -126,6 +126,7 @@ def write_markdown(report: dict[str, Any], path: Path) -> None:
         "",
     ]
     lines += _md_table(*_summary_rows(report))
+    lines += _skipped_lines(report)
     tasks = list(dict.fromkeys(t for r in report["models"].values() for t in r if t != "efficiency"))
     for task in tasks:
         header, rows = _per_test_rows(report, task)
@@ -134,6 +135,25 @@ def write_markdown(report: dict[str, Any], path: Path) -> None:
             lines += _md_table(header, rows)
     with atomic_path(path) as tmp:
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _skipped_lines(report: dict[str, Any]) -> list[str]:
+    """A note naming every (model, task) that skipped bad test lines (``--skip-bad``); none when none did."""
+    from lingualite.evaluation.suite import skipped_count
+
+    counts = [
+        f"{model} {task} {n:,}"
+        for model, res in report["models"].items()
+        for task, metrics in res.items()
+        if task != "efficiency" and (n := skipped_count(metrics))
+    ]
+    if not counts:
+        return []
+    return [
+        "",
+        "Test lines skipped as bad input (`--skip-bad`: a side the model knows no token of, or a malformed "
+        "line), not scored: " + "; ".join(counts) + ".",
+    ]
 
 
 def write_plots(report: dict[str, Any], out: Path) -> list[Path]:

@@ -41,6 +41,7 @@ __all__ = [
     "classification_from_set",
     "ir_from_files",
     "pairs_from_files",
+    "skipped_count",
     "sts_from_files",
     "test_name",
     "xsr_from_files",
@@ -93,7 +94,8 @@ def xsr_from_files(
 ) -> dict[str, Any]:
     """XSR on each ``src<TAB>tgt`` file (see :func:`~lingualite.evaluation.xsr.evaluate_xsr`). A pair with a
     side that has no token the model knows (:mod:`lingualite.encoders.known_tokens`) is refused naming
-    ``FILE:LINE``; ``skip_bad`` skips it (and malformed lines), counted per file as ``skipped``.
+    ``FILE:LINE``; ``skip_bad`` skips it (and malformed lines), counted per file as ``skipped`` and in all as
+    the top-level ``skipped``.
 
     Pooled protocol (``queries``, ``pool`` or ``distractors`` given; paper 000's Table 4): each of
     ``directions`` (``src2tgt``, ``tgt2src``) on its own pool; ``distractors`` are files, each a path that may
@@ -135,7 +137,14 @@ def xsr_from_files(
                 k=k,
             )
         per_test[name] = {**_merge_directions(rows), **({"skipped": len(skipped)} if skip_bad else {})}
-    return {**_means(per_test), "method": method, "per_test": per_test}
+    total = {"skipped": sum(row["skipped"] for row in per_test.values())} if skip_bad else {}
+    return {**_means(per_test), "method": method, **total, "per_test": per_test}
+
+
+def skipped_count(result: dict[str, Any]) -> int:
+    """What one task's result (a ``*_from_files`` function's) left out as bad input: XSR's pairs with a side
+    the model knows no token of (``skipped``, under ``skip_bad``) and malformed lines (``skipped_lines``)."""
+    return int(result.get("skipped", 0)) + int(result.get("skipped_lines", 0))
 
 
 def _known_pairs(encoder: Encoder, path: Path, skip_bad: bool, skipped: list[int]) -> Any:

@@ -22,13 +22,13 @@ from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.pairs import load_xsr_pairs, subsample, unique_sides
 from lingualite.data.prepare import prepare_corpus
 from lingualite.data.readers import read_tsv
-from lingualite.data.sources import DEFAULT_SOURCES, fetch_corpora
+from lingualite.data.sources import DEFAULT_SOURCES, fetch_corpora, held_by_none
 from lingualite.data.split import SplitConfig
 from lingualite.encoders import SentenceTransformerEncoder, TfidfEncoder
 from lingualite.evaluation.xsr import evaluate_xsr
 from lingualite.models.run_folder import RunFolder
 from lingualite.recipes.parallel.train_parallel import train_parallel
-from lingualite.text.languages import QUICKSTART_LANGS
+from lingualite.text.languages import QUICKSTART_LANGS, TRANSLATION_LANGS
 from lingualite.training.smoke import smoke_banner, smoke_config
 
 DEFAULT_LANGS = QUICKSTART_LANGS
@@ -119,6 +119,28 @@ def prepare_default_data(
     return prepared
 
 
+def check_langs(langs: tuple[str, ...]) -> None:
+    """Refuse, before anything is downloaded, languages none of :data:`DEFAULT_SOURCES` holds (th, he, bg:
+    the quickstart trains on those sources only, and would otherwise stop after fetching them): one line
+    naming each language, what each source lacks, the languages that work, and how to fetch another source.
+    What a source holds is told without a download (:func:`~lingualite.data.sources.held_by_none`)."""
+    nowhere = held_by_none(langs)
+    if not nowhere:
+        return
+    held = [lang for lang in TRANSLATION_LANGS if lang not in held_by_none(TRANSLATION_LANGS)]
+    named = ",".join(nowhere)
+    why = ", ".join(
+        f"en-{lang} ({'; '.join(f'{src}: {reason}' for src, reason in reasons.items())})"
+        for lang, reasons in nowhere.items()
+    )
+    raise LinguaLiteError(
+        f"quickstart: none of its sources ({', '.join(DEFAULT_SOURCES)}) holds {why}; nothing was downloaded. "
+        f"Pick languages they hold ({','.join(held)}), or fetch a source that holds {named} "
+        f"(lingualite data fetch --sources libreoffice-ui --langs {named}) and train on it with "
+        "lingualite prepare and lingualite train"
+    )
+
+
 SMOKE_TEST_PAIRS = 500  # per language pair, and per source within it
 
 
@@ -151,6 +173,7 @@ def run_quickstart(
     data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
     if smoke and max_test_pairs is None:
         max_test_pairs = SMOKE_TEST_PAIRS
+    check_langs(langs)
     t0 = time.perf_counter()
     # a smoke run prepares only what it trains and evaluates on (language ID is the slow part)
     prepared = prepare_default_data(data_dir, langs, console, SMOKE_PREPARE_PAIRS if smoke else None)

@@ -43,6 +43,8 @@ def table_rows(table: TableSpec, output: str | Path) -> list[dict[str, Any]]:
                 "reused_from": result.get("reused_from") if result else None,
                 "ours": {c.key: _ours(c, metrics) for c in table.columns if c.metric is not None},
                 "paper": {c.key: cell.paper.get(c.key) for c in table.columns},
+                # test lines left out as bad input (--skip-bad); only where there were some
+                **({"skipped": n} if metrics and (n := metrics.get("evaluation/skipped")) else {}),
             }
         )
     return rows
@@ -103,6 +105,13 @@ def _markdown(table: TableSpec, scale: str, rows: list[dict[str, Any]], evaluati
             "Trained once for several tables (the same training config): "
             + "; ".join(reused)
             + ". Copied with its training time and evaluated here.",
+        ]
+    skipped = [f"{r['label']} {r['skipped']:,}" for r in rows if r.get("skipped")]
+    if skipped:
+        lines += [
+            "",
+            "Test lines skipped as bad input (`--skip-bad`: a side the model knows no token of, or a malformed "
+            "line), not scored: " + "; ".join(skipped) + ".",
         ]
     return "\n".join(lines) + "\n"
 

@@ -30,17 +30,27 @@ def reproduce(
     data_dir: Path | None = None,
     device: str = "auto",
     progress: Callable[[str], None] | None = None,
+    skip_bad: bool = False,
 ) -> tuple[str, dict[str, Any]]:
     """Run table ``table`` at ``scale`` into ``output`` (default ``runs/reproduce/TABLE-SCALE``), or only plan
     it (``dry_run``). Returns a title and what to show: each cell's plan, or its state before the run and the
     rendered table's files. ``reuse_from``: sweep folders whose finished cells a new cell may copy (default:
-    the folders beside ``output``; none with ``no_reuse``; a study reuses nothing)."""
+    the folders beside ``output``; none with ``no_reuse``; a study reuses nothing). ``skip_bad``: a test line
+    with no token the model knows, or a malformed one, is skipped and counted instead of stopping the cell
+    (:func:`~lingualite.reproduce.protocols.cell_evaluator`); each cell's count is in the result
+    (``skipped``) and in ``table.md``. It is not part of a cell's key: without it such a cell stops and has no
+    result, so a finished cell is the same either way but for the count it records."""
     from lingualite.reproduce.study_spec import is_study
 
     progress = progress or (lambda line: print(line, file=sys.stderr, flush=True))
     if is_study(table):
         if reuse_from:
             raise ValueError("--reuse-from: a study's runs are its own (only sweep tables reuse cells)")
+        if skip_bad:
+            raise ValueError(
+                "--skip-bad applies to sweep tables (their test files); a study's measures, classification "
+                "and pair classification on the sets `lingualite data eval-sets` writes, have no such option"
+            )
         return _study(
             table, scale, output, cells, resume, force, dry_run, threads, data_dir, device, progress
         )
@@ -60,7 +70,7 @@ def reproduce(
         spec,
         scale,
         output,
-        cell_evaluator(threads, device),
+        cell_evaluator(threads, device, skip_bad),
         data_dir=data_dir,
         cells=cells,
         resume=resume,
@@ -71,8 +81,17 @@ def reproduce(
         on_done=lambda: render_table(spec, scale, output),
         device=device,
     )
-    states = {p.cell.name: {"before": p.state} for p in plans}
+    states = {p.cell.name: {"before": p.state, **_skipped(p.folder)} for p in plans}
     return f"Reproduced {spec.name} ({scale})", _summary(spec.name, scale, output, states)
+
+
+def _skipped(folder: Path) -> dict[str, int]:
+    """``{"skipped": N}`` where the cell's result counts test lines skipped as bad input (``--skip-bad``)."""
+    from lingualite.reproduce.cells import read_result
+
+    result = read_result(folder) or {}
+    skipped = (result.get("metrics") or {}).get("evaluation/skipped")
+    return {"skipped": skipped} if isinstance(skipped, int) else {}
 
 
 def _summary(name: str, scale: str, output: Path, cells: dict[str, Any]) -> dict[str, Any]:

