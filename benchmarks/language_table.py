@@ -88,7 +88,12 @@ def _markdown(result: dict) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", nargs="+", required=True, help="model specs (a folder, onnx-int8:F, a name)")
-    ap.add_argument("--reference", default="use-m", help="the model every other is compared with")
+    ap.add_argument(
+        "--reference",
+        default="use-m",
+        help="the model every other is compared with; comma-separated (use-m,e5-small): the better of them on "
+        "each pair (issue #43's 'better teacher')",
+    )
     ap.add_argument("--data-dir", type=Path, default=Path("data"))
     ap.add_argument("--max-pairs", type=int, default=1000, help="seeded test pairs per file (same for all)")
     ap.add_argument("--bar", type=float, default=0.03, help="the gap to the reference counted as 'within'")
@@ -101,15 +106,19 @@ def main() -> None:
     )
     ap.add_argument("--out", type=Path, required=True, help="OUT.json and OUT.md are written")
     args = ap.parse_args()
-    models = list(dict.fromkeys([*args.models, args.reference]))
+    refs = args.reference.split(",")
+    models = list(dict.fromkeys([*args.models, *refs]))
     langs = TRANSLATION_LANGS if args.langs == ["all"] else tuple(check_languages(args.langs))
     pools = _pools(args.data_dir, args.max_pairs, langs)
     start = time.time()
     scores = {m: _scores(m, pools, args.threads) for m in models}
+    if len(refs) > 1:  # the better reference per pair, as a column of its own
+        scores[args.reference] = {p: max(scores[r][p] for r in refs) for p in pools}
+        models.append(args.reference)
     held = [p for p in pools if not p.startswith("everyday/")]
     within = {}
     for m in models:
-        if m == args.reference:
+        if m == args.reference or m in refs:
             continue
         gaps = {p: scores[m][p] - scores[args.reference][p] for p in held}
         worst = min(gaps, key=gaps.get)

@@ -39,6 +39,16 @@ def test_eval_xsr_skip_bad_skips_and_counts_it(tmp_path: Path) -> None:
     assert per_test["skipped"] == 1 and per_test["num_pairs"] == 3
 
 
+def test_skip_bad_counts_malformed_lines_too(tmp_path: Path) -> None:
+    path = _pairs(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8") + "a line with no tab\n", encoding="utf-8")
+    args = ["eval", "xsr", "--model", "lingualite-static", "--pairs", str(path), "--skip-bad", "--json"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    result = json.loads(res.output)
+    assert result["per_test"]["en-fr"]["skipped"] == 2 and result["skipped"] == 2  # no known token + no tab
+
+
 def test_tfidf_fitted_on_the_file_knows_every_line(tmp_path: Path) -> None:
     res = runner.invoke(app, ["eval", "xsr", "--model", "tfidf", "--pairs", str(_pairs(tmp_path)), "--json"])
     assert res.exit_code == 0 and json.loads(res.output)["per_test"]["en-fr"]["num_pairs"] == 4, res.output

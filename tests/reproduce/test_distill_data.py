@@ -103,3 +103,23 @@ def test_read_only_is_the_shipped_globs_on_a_data_dir_of_those_languages(
     (tmp_path / "corpora" / "lexicon" / "sv.txt").write_text("En rad.\n")  # another language in the dir
     distill_data.read_only(explicit, folders, tmp_path, ("fr", "de"))
     assert not any("sv.txt" in f for f in explicit.data.monolingual_files)
+
+
+def test_a_register_folder_left_with_no_training_pair_is_removed(tmp_path: Path, offline: list) -> None:
+    corpus = tmp_path / "corpora" / "games" / "en-fr.tsv"
+    corpus.parent.mkdir(parents=True)
+    # one document, which REGISTER_SPLIT's hash holds out as test (as Hindi game text's 5 pairs)
+    corpus.write_text(
+        "".join(
+            f"Open the door number {i} now\tOuvrez la porte numéro {i} maintenant\tloui:held6\n"
+            for i in range(5)
+        ),
+        encoding="utf-8",
+    )
+    said: list[str] = []
+    folders = distill_data.prepare_distill_data(tmp_path, ("fr",), LinePrinter(said.append), no_lang_id=True)
+    assert folders["prepared-games"] == []
+    assert not (
+        tmp_path / "prepared-games" / "en-fr"
+    ).exists()  # the configs' train globs would meet an empty file
+    assert any("prepared-games/en-fr: no training pairs" in line and "removed" in line for line in said)

@@ -19,7 +19,7 @@ import numpy as np
 from lingualite.config.parsing import DATA_DIR_PLACEHOLDER, default_data_dir
 from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.everyday import drop_everyday_pairs
-from lingualite.data.readers import ParallelPair, read_tsv
+from lingualite.data.readers import ParallelPair, ReadStats, read_tsv
 
 _PAIR_DIR = re.compile(r"^([a-z]{2,3})-([a-z]{2,3})$")
 
@@ -179,12 +179,14 @@ def load_xsr_pairs(
     seed: int = 0,
     skip_bad: bool = False,
     check: Callable[[list[ParallelPair]], list[ParallelPair]] | None = None,
+    stats: ReadStats | None = None,
 ) -> tuple[list[str], list[str]]:
     """Pairs of a ``src<TAB>tgt`` file with unique sources and unique targets, optionally a seeded subsample.
 
     :param skip_bad: skip malformed lines (:func:`~lingualite.data.readers.read_tsv`) instead of raising.
-    :param check: the pairs kept of those read (``eval xsr``: both sides hold a token the model knows)."""
-    records = list(read_tsv(path, skip_bad=skip_bad))
+    :param check: the pairs kept of those read (``eval xsr``: both sides hold a token the model knows).
+    :param stats: counts the malformed lines skipped (``skip_bad``)."""
+    records = list(read_tsv(path, skip_bad=skip_bad, stats=stats))
     if check is not None:
         records = check(records)
     pairs = subsample(unique_sides((p.src, p.tgt) for p in records), max_pairs, seed)

@@ -116,10 +116,14 @@ def xsr_from_files(
     for name, path in _unique_names(files).items():
         skipped: list[int] = []
         check = _known_pairs(encoder, path, skip_bad, skipped)
-        src, tgt = load_xsr_pairs(path, max_pairs=max_pairs, seed=seed, skip_bad=skip_bad, check=check)
+        malformed = ReadStats()
+        src, tgt = load_xsr_pairs(
+            path, max_pairs=max_pairs, seed=seed, skip_bad=skip_bad, check=check, stats=malformed
+        )
+        bad = len(skipped) + sum(malformed.bad.values())  # no known token, or not a pair at all
         if not pooled:
             per_test[name] = evaluate_xsr(encoder, src, tgt, method, seed=seed, k=k)  # type: ignore[arg-type]
-            per_test[name].update({"skipped": len(skipped)} if skip_bad else {})
+            per_test[name].update({"skipped": bad} if skip_bad else {})
             continue
         rows = {}
         for direction in directions:
@@ -136,7 +140,7 @@ def xsr_from_files(
                 seed=seed,
                 k=k,
             )
-        per_test[name] = {**_merge_directions(rows), **({"skipped": len(skipped)} if skip_bad else {})}
+        per_test[name] = {**_merge_directions(rows), **({"skipped": bad} if skip_bad else {})}
     total = {"skipped": sum(row["skipped"] for row in per_test.values())} if skip_bad else {}
     return {**_means(per_test), "method": method, **total, "per_test": per_test}
 

@@ -15,6 +15,7 @@ read every register the packages give in all 13 languages, not only the default 
 from __future__ import annotations
 
 import os
+import shutil
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -86,7 +87,9 @@ def prepare_distill_data(
     for folder in REGISTER_PAIR_FOLDERS.values():
         few = [out for out in folders[folder] if (out / "train.tsv").stat().st_size == 0]
         for out in few:  # a handful of pairs, all held out (Hindi game text: 5): nothing to train on
-            console.print(f"{folder}/{out.name}: no training pairs after cleaning and the split; left out")
+            # removed (this step prepared it), so that the shipped configs' train globs do not meet an empty file
+            shutil.rmtree(out)
+            console.print(f"{folder}/{out.name}: no training pairs after cleaning and the split; removed")
         folders[folder] = [out for out in folders[folder] if out not in few]
     return folders
 

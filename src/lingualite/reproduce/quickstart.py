@@ -127,7 +127,8 @@ def check_langs(langs: tuple[str, ...]) -> None:
     nowhere = held_by_none(langs)
     if not nowhere:
         return
-    held = [lang for lang in TRANSLATION_LANGS if lang not in held_by_none(TRANSLATION_LANGS)]
+    lacking = held_by_none(TRANSLATION_LANGS)  # once: each call asks apt about every help package
+    held = [lang for lang in TRANSLATION_LANGS if lang not in lacking]
     named = ",".join(nowhere)
     why = ", ".join(
         f"en-{lang} ({'; '.join(f'{src}: {reason}' for src, reason in reasons.items())})"

@@ -12,10 +12,11 @@ from lingualite.config import config_from_dict
 from lingualite.core.errors import ConfigError, LinguaLiteError
 from lingualite.recipes.distill import train_distill as train_module
 from lingualite.recipes.distill import untranslated
+from lingualite.recipes.distill.pca import load_projection
 from lingualite.recipes.distill.second_teacher import fit_map
 from lingualite.recipes.distill.teacher import Teacher
 from lingualite.recipes.distill.train_distill import train_distill as distill
-from lingualite.recipes.distill.untranslated import read_monolingual
+from lingualite.recipes.distill.untranslated import mixed_loss, read_monolingual
 from lingualite.text.languages import teacher_knows
 
 
@@ -89,6 +90,13 @@ def test_untranslated_files_of_a_language_the_teacher_does_not_know(tmp_path: Pa
     marked = {s for s, other in zip(text.sentences, text.second, strict=True) if other}
     assert marked == {"Μια πρόταση.", "Άλλη μία πρόταση.", "Τρίτη."}
 
+    # a line in a known and an unknown file (Catalan sorts before French) keeps the first teacher's vector
+    _write(tmp_path / "mono" / "ca.txt", ["Una frase.", "Une autre phrase."])
+    text = read_monolingual(cfg, [])
+    teacher_of = dict(zip(text.sentences, text.second, strict=True))
+    assert text.sentences.count("Une autre phrase.") == 1 and not teacher_of["Une autre phrase."]
+    assert teacher_of["Una frase."]
+
 
 @pytest.mark.slow  # trains a model
 def test_the_second_teachers_mapped_vectors_are_the_targets_of_its_languages(
@@ -122,9 +130,60 @@ def test_the_second_teachers_mapped_vectors_are_the_targets_of_its_languages(
         data={"monolingual_files": [str(tmp_path / "mono" / "*.txt")], "monolingual_exclude_files": []},
         optim={"max_steps": 3},
     )
-    result = distill(cfg, tmp_path / "run", progress=False)
+    maps: list = []
+    monkeypatch.setattr(train_module, "fit_map", lambda *a: maps.append(fit_map(*a)) or maps[-1])
+    seen_targets: list[np.ndarray] = []
+
+    def spy(pair_loss, parts, num_pairs, vectors, targets, mse=None):
+        seen_targets.extend(targets.numpy())
+        return mixed_loss(pair_loss, parts, num_pairs, vectors, targets, mse)
+
+    monkeypatch.setattr(train_module, "mixed_loss", spy)
+    out = tmp_path / "run"
+    result = distill(cfg, out, progress=False)
     assert not set(greek) & set(encoded["first"])  # the first teacher never encodes the language it lacks
     assert set(greek) <= set(encoded["second"])
     stats = result.summary["second_teacher"]
     assert stats["name"] == "second" and stats["sentences"] == 20
     assert stats["held_out_cosine"] > 0.99  # the second space is a linear image of the first
+    # every monolingual target is the (PCA-reduced) first-teacher vector of an English line or the mapped
+    # second-teacher vector of a Greek one, and Greek ones are among them
+    projection = load_projection(out / "pca")
+    english_rows = projection.apply(bag(english))
+    greek_rows = projection.apply(maps[0][0].apply(bag(greek) @ rotation))
+    nearest = [
+        (np.abs(english_rows - t).max(axis=1).min(), np.abs(greek_rows - t).max(axis=1).min())
+        for t in seen_targets
+    ]
+    assert all(min(pair) < 1e-4 for pair in nearest)
+    assert any(g < 1e-4 for _, g in nearest)
+
+
+def test_a_missing_second_teacher_is_said_before_the_first_encodes(
+    tiny_distill_config, tiny_words: list[str], tmp_path: Path, monkeypatch
+) -> None:
+    encoded: list[str] = []
+
+    def first(texts: list[str]) -> np.ndarray:
+        encoded.extend(texts)
+        return np.ones((len(texts), 12), np.float32)
+
+    def load(name, *a, **k):
+        if name == "second":
+            raise LinguaLiteError("teacher.name 'second': the package is not installed")
+        return Teacher("first", first, "first")
+
+    monkeypatch.setattr(train_module, "load_teacher", load)
+    monkeypatch.setattr(untranslated, "teacher_knows", lambda teacher, code: code != "el")
+    _write(tmp_path / "mono" / "en.txt", [f"{tiny_words[i % len(tiny_words)]} line {i}" for i in range(40)])
+    _write(tmp_path / "mono" / "el.txt", ["μία γραμμή"])
+    cfg = tiny_distill_config(
+        teacher={"name": "first", "second": "second"},
+        data={"monolingual_files": [str(tmp_path / "mono" / "*.txt")], "monolingual_exclude_files": []},
+    )
+    with pytest.raises(LinguaLiteError, match=r"teacher\.second: .*not installed.*teacher\.second: null"):
+        distill(cfg, tmp_path / "run", progress=False)
+    assert not any("line" in t for t in encoded)  # the monolingual lines were not encoded first
+    cfg.data.monolingual_files = [str(tmp_path / "mono" / "el.txt")]
+    with pytest.raises(LinguaLiteError, match=r"data\.monolingual_files has 0 such lines"):
+        distill(cfg, tmp_path / "run2", progress=False)

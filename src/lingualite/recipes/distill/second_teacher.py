@@ -23,7 +23,10 @@ import numpy as np
 
 from lingualite.core.errors import LinguaLiteError
 
-__all__ = ["SpaceMap", "fit_map"]
+__all__ = ["MIN_MAP_TEXTS", "SpaceMap", "fit_map"]
+
+MIN_MAP_TEXTS = 20
+"""The fewest texts a map is fitted on (its held-out tenth needs a few rows)."""
 
 
 @dataclass(frozen=True)
@@ -47,19 +50,24 @@ def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def fit_map(
-    second: np.ndarray, first: np.ndarray, seed: int = 0, ridge: float = 1e-2
+    second: np.ndarray, first: np.ndarray, seed: int = 0, ridge: float = 1e-4
 ) -> tuple[SpaceMap, dict[str, Any]]:
     """Fit the affine ridge map of the module docstring from ``second`` (N, d2) to ``first`` (N, d1), the two
     teachers' vectors of the same N texts; a seeded tenth (at least one row) is held out to measure it.
 
+    :param ridge: lambda per row. Measured on 8,000 lines of USE-m's languages (e5-small -> USE-m, 2026-11-27):
+        held-out cosine 0.46 at 1e-2, 0.59 at 1e-3, 0.64 at 1e-4 to 1e-6 (unit vectors in 384 dimensions have
+        small per-axis variances, so a larger lambda flattens the map).
     :return: the map (refitted on all N rows) and its stats: rows, held-out mean cosine to ``first``.
     """
     if len(second) != len(first):
         raise LinguaLiteError(
             f"fit_map: {len(second)} second-teacher rows for {len(first)} first-teacher rows"
         )
-    if len(second) < 20:
-        raise LinguaLiteError(f"fit_map: {len(second)} texts of languages both teachers know; at least 20")
+    if len(second) < MIN_MAP_TEXTS:
+        raise LinguaLiteError(
+            f"fit_map: {len(second)} texts of languages both teachers know; at least {MIN_MAP_TEXTS}"
+        )
     x, y = np.asarray(second, dtype=np.float64), np.asarray(first, dtype=np.float64)
     order = np.random.default_rng(seed).permutation(len(x))
     held = order[: max(1, len(x) // 10)]

@@ -66,7 +66,7 @@ from lingualite.recipes.distill.ranker import (
     save_prompts,
     vocabulary_texts,
 )
-from lingualite.recipes.distill.second_teacher import fit_map
+from lingualite.recipes.distill.second_teacher import MIN_MAP_TEXTS, fit_map
 from lingualite.recipes.distill.stages import prepare_projection, teacher_vectors
 from lingualite.recipes.distill.static_student import StaticStudent, special_token_ids
 from lingualite.recipes.distill.student import StudentEncoder
@@ -292,11 +292,21 @@ def _monolingual_targets(
     """The first teacher's vectors of the monolingual sentences it knows the language of, and
     ``teacher.second``'s, mapped into its space, of the others (:mod:`lingualite.recipes.distill.second_teacher`)."""
     first = [s for s, other in zip(mono.sentences, mono.second, strict=True) if not other]
-    vectors = teacher_vectors(teacher, first, cache_dir, "monolingual", opts.progress, summary)
     if not mono.second.any():
-        return vectors
-    assert cfg.teacher.second is not None  # read_monolingual marks none without it
-    second = load_teacher(cfg.teacher.second, cfg.teacher.max_seq_length, cfg.teacher.batch_size, opts.device)
+        return teacher_vectors(teacher, first, cache_dir, "monolingual", opts.progress, summary)
+    name = cfg.teacher.second
+    assert name is not None  # read_monolingual marks none without it
+    leave_out = f"(teacher.second: null leaves the files of languages {cfg.teacher.name} does not know out)"
+    if len(first) < MIN_MAP_TEXTS:
+        raise LinguaLiteError(
+            f"teacher.second {name!r}: its map is fitted on untranslated text of languages both teachers know, "
+            f"and data.monolingual_files has {len(first)} such lines (at least {MIN_MAP_TEXTS}) {leave_out}"
+        )
+    try:  # before the first teacher's long encoding: a missing package is said at once
+        second = load_teacher(name, cfg.teacher.max_seq_length, cfg.teacher.batch_size, opts.device)
+    except LinguaLiteError as exc:
+        raise LinguaLiteError(f"teacher.second: {exc} {leave_out}") from exc
+    vectors = teacher_vectors(teacher, first, cache_dir, "monolingual", opts.progress, summary)
     sample = np.random.default_rng(cfg.seed).permutation(len(first))[: cfg.teacher.map_sentences]
     sample.sort()
     fit_second = teacher_vectors(second, [first[i] for i in sample], cache_dir, "map", opts.progress, summary)

@@ -91,7 +91,10 @@ def read_monolingual(cfg: DistillConfig, pair_sources: Collection[str]) -> Monol
     seen = SeenTexts().add_files(held_out)
     taken = {" ".join(s.split()) for s in pair_sources}
     counts = {"read": 0, "duplicates": 0, "excluded_held_out": 0, "excluded_everyday": 0}
-    per_file = [_file_sentences(path, taken, seen, counts) for path in files]
+    # files of languages the teacher knows first: a text in both keeps the first teacher's own vector
+    known_first = sorted(range(len(files)), key=lambda i: files[i] in unknown)
+    read = {i: _file_sentences(files[i], taken, seen, counts) for i in known_first}
+    per_file = [read[i] for i in range(len(files))]
     share = None
     if data.max_monolingual_sentences is not None and files:
         share = max(1, data.max_monolingual_sentences // len(files))
