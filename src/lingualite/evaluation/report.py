@@ -55,7 +55,7 @@ class ReportSettings:
     eval_dir: Path = Path("data/eval")
     prepared_dir: Path = Path("data/prepared")
     pivot_dir: Path | None = Path("data/prepared-pivot")  # xx-yy test pairs; None: English-centred only
-    langs: tuple[str, ...] = CORE_TRANSLATION_LANGS  # the shipped models' 12 (add others by name)
+    langs: tuple[str, ...] = CORE_TRANSLATION_LANGS  # the 12 default ones (add others by name)
     tasks: tuple[str, ...] = TASKS
     # Caps keep the slowest baseline (e5-small, ~20 sentences/s on 2 cores) near half an hour for all tasks.
     xsr_max_pairs: int | None = 1000  # seeded subsample of each test split

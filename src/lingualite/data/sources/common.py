@@ -37,7 +37,7 @@ __all__ = [
 # The languages a source can be asked for: every supported language but English (a source that lacks one says
 # so, in its ``lacking`` function, and goes on with the others).
 ALL_LANGS: tuple[str, ...] = TRANSLATION_LANGS
-# The languages a fetch asks for when none are named: the 13 of the shipped models (``CORE``) but English, so a
+# The languages a fetch asks for when none are named: the 13 default ones (``CORE``) but English, so a
 # default fetch or quickstart does what it did before the registry grew; ``--langs`` names any others.
 DEFAULT_LANGS: tuple[str, ...] = CORE_TRANSLATION_LANGS
 MIN_WORDS = 3  # pairs where either side has fewer words are dropped
