@@ -135,6 +135,7 @@ def test_every_shipped_config_names_its_recipe(caplog: pytest.LogCaptureFixture)
     assert caplog.records == []  # written with today's key names: no renamed key to warn about
     assert modes == {
         "distill": "distill",
+        "distill-all": "distill",
         "distill-static": "distill",
         "distill-ranker": "distill",
         "monolingual": "monolingual",

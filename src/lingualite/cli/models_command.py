@@ -69,8 +69,7 @@ def models_build(
     fetched and prepared: the README says how long).
 
     Fetches and prepares what the shipped recipe reads (lingualite data fetch --for distill), distils the
-    student of all supported languages (configs/distill.yaml: USE-m, and e5-small for untranslated text of
-    languages USE-m does not know), exports it as int8 ONNX, distils the static
+    student of the 13 default languages (configs/distill.yaml, USE-m teacher), exports it as int8 ONNX, distils the static
     student from the same teacher vectors, and writes OUTPUT/small and OUTPUT/static, each with its model
     card (languages, data and licences, validation, the register table, a check on everyday sentences) and
     checksums. Each folder is swapped in whole; only folders this command made

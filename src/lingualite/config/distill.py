@@ -38,7 +38,7 @@ class TeacherConfig:
         know (a file named by its language code, e.g. ``lexicon/el.txt``;
         :func:`lingualite.text.languages.teacher_knows`), its vectors mapped into ``name``'s space
         (:mod:`lingualite.recipes.distill.second_teacher`); null: such files are left out (counted in the
-        summary), since a teacher's vector of a language it does not know is no target. Default: e5-small.
+        summary), since a teacher's vector of a language it does not know is no target.
     :param map_sentences: untranslated sentences of languages both teachers know that fit the map (a tenth of
         them held out to measure it).
     """
@@ -53,7 +53,7 @@ class TeacherConfig:
     max_seq_length: int | None = 128
     batch_size: int = 64
     cache_dir: str | None = None
-    second: str | None = "e5-small"
+    second: str | None = None
     map_sentences: int = 8000
 
     def validate(self) -> None:
@@ -95,12 +95,12 @@ class DistillDataConfig(PairDataConfig):
     train_files: list[str] = field(
         default_factory=lambda: [f"{{data_dir}}/{d}/*/train.tsv" for d in _PAIR_DIRS]
     )
-    max_train_pairs: int | None = 1_711_072  # ~18.2k a file of the 94 the shipped languages have
+    max_train_pairs: int | None = 700_000
     valid_pairs: int = 300
     monolingual_files: list[str] = field(
         default_factory=lambda: [f"{{data_dir}}/corpora/{s}/*.txt" for s in ("monolingual", "lexicon")]
     )
-    max_monolingual_sentences: int | None = 550_000
+    max_monolingual_sentences: int | None = 300_000
     monolingual_batch_size: int | None = None
     monolingual_exclude_files: list[str] = field(
         default_factory=lambda: [f"{{data_dir}}/{d}/*/test.tsv" for d in _PAIR_DIRS]
@@ -119,7 +119,7 @@ class DistillVocabularyConfig(VocabularyConfig):
     """
 
     kind: Literal["unigram", "wordpiece", "teacher"] = "wordpiece"
-    size: int = 60_000
+    size: int = 50_000
 
     def validate(self) -> None:
         if self.kind == "teacher" and self.path:
@@ -237,7 +237,7 @@ class DistillOptimConfig(PairOptimConfig):
 
     LOSSES: ClassVar[tuple[str, ...]] = ("mse", "cosine", "mse+cosine")
 
-    max_steps: int | None = 20_000
+    max_steps: int | None = 8000
     eval_every: int = 1000
     log_every: int = 50
     loss: Literal["mse", "cosine", "mse+cosine"] = "mse"

@@ -1,6 +1,6 @@
 """The ready-made models of the companion package ``lingualite-models``, loaded by name.
 
-``lingualite-small`` (the student of every supported language as an int8 ONNX graph) and ``lingualite-static`` (its static
+``lingualite-small`` (the 13-language student as an int8 ONNX graph) and ``lingualite-static`` (its static
 sibling) ship as data in the package ``lingualite_models`` (``packages/lingualite-models`` in the repository,
 installed by the README's first command). A name resolves to the runtime spec lingualite would take for the
 folder (``onnx-int8:FOLDER``, ``static:FOLDER``), so every command that takes a model takes the name.

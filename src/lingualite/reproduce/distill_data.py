@@ -2,7 +2,7 @@
 ``lingualite data fetch --for distill`` and step 1 of ``lingualite models build``.
 
 A 1-layer student learns the text it is distilled on (docs/research/out-of-domain.md), so the shipped recipes
-read every register the packages give in every supported language, not only the default pairs of the quickstart:
+read every register the packages give in each of their languages, not only the default pairs of the quickstart:
 
 - the default pairs (LibreOffice help, Bible, DDTP) in ``prepared/en-xx``, exactly as the quickstart prepares
   them (:func:`lingualite.reproduce.quickstart.prepare_default_data`);

@@ -74,3 +74,12 @@ def test_the_issue_40_levers_are_off_by_default_and_checked_in_python_built_conf
     cfg.optim.loss = "huber"  # type: ignore[assignment]
     with pytest.raises(ConfigError, match="optim.loss: 'huber'"):
         cfg.check("python")
+
+
+def test_the_all_languages_config_is_the_shipped_one_with_a_second_teacher_and_more_steps() -> None:
+    shipped, every = load_distill_config("distill"), load_distill_config("distill-all")
+    assert shipped.teacher.second is None  # USE-m knows the 13
+    assert every.teacher.second == "e5-small"  # untranslated text of the 18 languages only e5-small knows
+    assert every.data.train_files == shipped.data.train_files  # whatever languages the data dir holds
+    assert (every.vocabulary.size, every.optim.max_steps) == (60_000, 20_000)
+    assert (every.student.num_layers, every.student.hidden_size) == (1, 128)

@@ -45,7 +45,16 @@ _BULLET = re.compile(r"^(?:[*+•-]|\d{1,2}[.)])\s+")
 _DONE = ".fetched"
 # The supported languages Debian 12 publishes no Translation file for (apt-get update, 2026-11-27;
 # docs/data-and-licences.md): what :func:`lacking_offline` says, since only a download tells otherwise.
-DEBIAN_12_NO_TRANSLATION: tuple[str, ...] = ("ar", "bg", "fa", "he", "hi", "sl", "th")
+# (language -> the file apt-get update did not find: a fact about the archive, not a list of languages)
+DEBIAN_12_NO_TRANSLATION: dict[str, str] = {
+    "ar": "Translation-ar",
+    "bg": "Translation-bg",
+    "fa": "Translation-fa",
+    "he": "Translation-he",
+    "hi": "Translation-hi",
+    "sl": "Translation-sl",
+    "th": "Translation-th",
+}
 
 
 def ddtp_code(lang: str) -> str:
@@ -81,7 +90,7 @@ def lacking_offline(langs: Sequence[str]) -> dict[str, str]:
     """The languages of ``langs`` without a Translation file, known without downloading anything: those
     Debian 12 published none for (:data:`DEBIAN_12_NO_TRANSLATION`)."""
     return {
-        lang: f"Debian 12 publishes no Translation-{ddtp_code(lang)} file"
+        lang: f"Debian 12 publishes no {DEBIAN_12_NO_TRANSLATION[lang]} file"
         for lang in langs
         if lang in DEBIAN_12_NO_TRANSLATION
     }

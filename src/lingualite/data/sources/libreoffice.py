@@ -55,7 +55,17 @@ HELP_DIRS: dict[str, str] = {
 PACKAGES: dict[str, str] = {lang: f"libreoffice-help-{folder.lower()}" for lang, folder in HELP_DIRS.items()}
 # The supported languages Debian 12 has no help package for (apt-cache, 2026-11-27; docs/data-and-licences.md):
 # what :func:`lacking_offline` says where apt cannot tell (no apt-cache, or empty package lists).
-DEBIAN_12_NO_HELP: tuple[str, ...] = ("ar", "bg", "fa", "he", "nb", "ro", "th", "uk")
+# (language -> the package apt-cache did not know: a fact about the archive, not a list of languages)
+DEBIAN_12_NO_HELP: dict[str, str] = {
+    "ar": "libreoffice-help-ar",
+    "bg": "libreoffice-help-bg",
+    "fa": "libreoffice-help-fa",
+    "he": "libreoffice-help-he",
+    "nb": "libreoffice-help-nb",
+    "ro": "libreoffice-help-ro",
+    "th": "libreoffice-help-th",
+    "uk": "libreoffice-help-uk",
+}
 _HELP_SUBDIR = Path("usr/share/libreoffice/help")
 
 _TEXT_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6"})
@@ -83,7 +93,9 @@ def lacking_offline(langs: Sequence[str]) -> dict[str, str]:
     found = _no_package(langs)
     if found is not None:
         return found
-    return {lang: f"Debian 12 has no {PACKAGES[lang]}" for lang in langs if lang in DEBIAN_12_NO_HELP}
+    return {
+        lang: f"Debian 12 has no {DEBIAN_12_NO_HELP[lang]}" for lang in langs if lang in DEBIAN_12_NO_HELP
+    }
 
 
 def _no_package(langs: Sequence[str]) -> dict[str, str] | None:
