@@ -1,6 +1,6 @@
 """Retrieval between ANY two languages, not only with English: the source of the any-pair table.
 
-Every pair of the given languages (default: the 34 of the shipped models): ``en-xx`` from the held-out test
+Every pair of the given languages (default: all 34 supported): ``en-xx`` from the held-out test
 documents of ``prepared/en-xx``, ``xx-yy`` from the two translations of one held-out English unit
 (``lingualite data pivot``'s join, written once under ``--pivot-dir``; a document is held out in every language
 alike, so no pair comes from training text). XSR P@1 (mean of both directions) over at most ``--max-pairs``
@@ -23,13 +23,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+from language_table import _scores as pool_scores  # benchmarks/ is the script's folder: on sys.path
 
 from lingualite.core.errors import LinguaLiteError
 from lingualite.data.pairs import load_xsr_pairs
 from lingualite.data.pivot import pivot_pairs
-from lingualite.encoders.resolve import load_encoder
-from lingualite.evaluation.xsr import evaluate_xsr
-from lingualite.text.languages import ENGLISH, SHIPPED, check_languages, pair_name
+from lingualite.text.languages import ENGLISH, SUPPORTED, check_languages, pair_name
 
 
 def _pool_files(data_dir: Path, pivot_dir: Path, langs: list[str]) -> tuple[dict[str, Path], dict[str, str]]:
@@ -89,7 +88,7 @@ def main() -> None:
     ap.add_argument("--models", nargs="+", required=True, help="model specs (a folder, onnx-int8:F, a name)")
     ap.add_argument("--data-dir", type=Path, default=Path("data"))
     ap.add_argument("--pivot-dir", type=Path, default=None, help="default: DATA_DIR/prepared-anypair")
-    ap.add_argument("--langs", nargs="+", default=list(SHIPPED), help="default: the shipped models' 34")
+    ap.add_argument("--langs", nargs="+", default=list(SUPPORTED), help="default: all 34")
     ap.add_argument("--max-pairs", type=int, default=200, help="seeded test pairs per pool (same for all)")
     ap.add_argument("--min-pairs", type=int, default=20, help="pools smaller than this are not scored")
     ap.add_argument("--threads", type=int, default=None)
@@ -104,16 +103,7 @@ def main() -> None:
     if not pools:
         sys.exit(f"no pair of {langs} has {args.min_pairs} held-out pairs in {args.data_dir}")
     start = time.time()
-    scores: dict[str, dict[str, float]] = {}
-    for spec in args.models:
-        encoder = load_encoder(spec, threads=args.threads)
-        scores[spec] = {}
-        for name, (src, tgt) in pools.items():
-            fit = getattr(encoder, "fit", None)
-            if callable(fit):  # TF-IDF is fitted on the pool it ranks, as `eval xsr` does
-                fit(src + tgt)
-            scores[spec][name] = round(float(evaluate_xsr(encoder, src, tgt)["p_at_1"]), 4)
-        print(f"{spec}: {len(pools)} pairs scored", file=sys.stderr, flush=True)
+    scores = {spec: pool_scores(spec, pools, args.threads) for spec in args.models}  # as the language table
     summary = {}
     for spec, row in scores.items():
         english = [p for n, p in row.items() if ENGLISH in n.split("-")]
