@@ -13,11 +13,13 @@ from tools.docsgen import headline
 from tools.docsgen.markdown import banner, source_line
 from tools.docsgen.results_languages import (
     MATRYOSHKA,
+    any_pair_table,
     everyday_table,
     language_table,
     length_ratios,
     matryoshka_quantization,
     serve_routes,
+    teacher_map,
 )
 from tools.docsgen.results_registers import register_table
 from tools.docsgen.results_speed import bf16_profile, encode_speed
@@ -47,6 +49,9 @@ LOSO_BROAD = (
 )
 
 
+LANG34 = "A student of all 34 languages (configs/distill-all.yaml), measured and not shipped"
+
+
 @dataclass(frozen=True)
 class Section:
     pattern: str  # a glob under benchmarks/results
@@ -71,6 +76,7 @@ PAGES = (
         "([Speed tiers and export](../speed-and-export.md) explains the tiers). Compare ratios within one run: "
         "the machines' speed differed between runs.",
         (
+            Section("lang34/encode_speed.json", f"{LANG34}: speed beside USE-m", encode_speed),
             Section("encode_speed.json", "The speed tiers (en-de/es/fr/it students)", encode_speed),
             Section(
                 "encode_speed_13langs.json",
@@ -143,7 +149,10 @@ PAGES = (
         "games, everyday sentences, untranslated text) and language, for the shipped students beside USE-m, "
         "multilingual-e5-small and TF-IDF, with a fixed pool of candidates per query "
         "([research notes](../research/out-of-domain.md) has the reasoning).",
-        (Section("register_table.json", "Every register, every language", register_table),),
+        (
+            Section("register_table.json", "Every register, every language", register_table),
+            Section("lang34/register_table.json", f"{LANG34}: every register", register_table),
+        ),
     ),
     ResultsPage(
         "mining-and-alignment",
@@ -185,6 +194,14 @@ PAGES = (
                 language_table,
             ),
             Section("everyday_table.json", "The everyday sentences, per register", everyday_table),
+            Section("lang34/language_table.json", f"{LANG34}: XSR P@1 per language pair", language_table),
+            Section("lang34/any_pair_table.json", f"{LANG34}: any two languages", any_pair_table),
+            Section("lang34/everyday_table.json", f"{LANG34}: the everyday sentences", everyday_table),
+            Section(
+                "teacher_map.json",
+                "The second teacher: e5-small's vectors mapped into USE-m's space",
+                teacher_map,
+            ),
             Section(
                 "length_ratios.json",
                 "How long a translation is",

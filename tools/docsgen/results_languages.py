@@ -113,3 +113,44 @@ def serve_routes(data: dict[str, Any]) -> list[str]:
         f"{s['poison']:.0%} of requests poisoned; server and clients on the same {s['cpu_count']} cores."
     )
     return [note, "", *table(head, body, "llrrrrrrrl")]
+
+
+def any_pair_table(data: dict[str, Any]) -> list[str]:
+    """Retrieval between any two languages (``benchmarks/any_pair_table.py``): one summary row per model."""
+    head = ["model", "pairs scored", "mean", "en-xx mean", "non-English mean", "worst pair", "pairs < 0.85"]
+    body = [
+        [
+            short_spec(model),
+            str(row["pairs"]),
+            num(row["mean"]),
+            num(row["english_mean"]),
+            num(row["non_english_mean"]),
+            f"{row['worst_pair']} {num(row['worst'])}",
+            str(row["below_0.85"]),
+        ]
+        for model, row in data["summary"].items()
+    ]
+    lines = [*table(head, body, "lrrrrlr"), ""]
+    lines.append(
+        f"Pools of at most {data['max_pairs']} held-out pairs among {len(data['langs'])} languages; "
+        f"{len(data['too_small'])} pairs with fewer than {data['min_pairs']} joined pairs and "
+        f"{len(data['missing'])} with none (no English unit held out in both languages' sources) are not scored."
+    )
+    return lines
+
+
+def teacher_map(data: dict[str, Any]) -> list[str]:
+    """The second teacher's map (``benchmarks/teacher_map.py``): XSR P@1 per language of each teacher in its
+    own space and of USE-m's English vector against the mapped e5-small vector."""
+    head = ["pair", "pairs", "USE-m", "e5-small", "USE-m (en) vs mapped e5-small (xx)"]
+    body = [
+        [f"en-{lang}", str(row["pairs"]), num(row["use-m"]), num(row["e5-small"]), num(row["mapped"])]
+        for lang, row in data["p_at_1"].items()
+    ]
+    fit = data["fit"]
+    return [
+        f"Map fitted on {fit['texts']:,} lines of USE-m's languages; held-out cosine to USE-m "
+        f"{fit['held_out_cosine']:.3f}.",
+        "",
+        *table(head, body, "lrrrr"),
+    ]

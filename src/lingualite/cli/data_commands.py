@@ -44,9 +44,9 @@ def data_fetch(
         str | None,
         typer.Option(
             help="Comma-separated target languages paired with English (a source that lacks one says so "
-            "and goes on); default: the 12 of the papers and the everyday set (languages.CORE), with --for "
-            "distill those of the shipped models (languages.SHIPPED); 'all': every supported one; any "
-            "supported one may be named.",
+            f"and goes on); default: {','.join(CORE_TRANSLATION_LANGS)} (languages.CORE), with --for distill "
+            "those of the shipped models (languages.SHIPPED); 'all': every supported one; any supported one "
+            "may be named.",
             show_default=False,
         ),
     ] = None,

@@ -31,6 +31,7 @@ __all__ = [
     "NO_KNOWN_TOKEN",
     "boundary_ids",
     "known_lines",
+    "known_pairs",
     "mark",
     "marked",
     "no_known_token",
@@ -161,3 +162,21 @@ def tokenizer_unknown_id(tokenizer: Any) -> int | None:
         return int(model["unk_id"])
     token = model.get("unk_token")
     return tokenizer.token_to_id(token) if isinstance(token, str) else None
+
+
+def known_pairs(encoder: Any, path: Path, skip_bad: bool, skipped: list[int]) -> Any:
+    """The ``check`` of :func:`lingualite.data.pairs.load_xsr_pairs` (``eval xsr``, the suite): the pairs whose
+    two sides hold a token the model knows; the lines of the others go to ``skipped`` (under ``skip_bad``;
+    without it the first is refused)."""
+
+    def check(records: list[Any]) -> list[Any]:
+        n = len(records)
+        lines = [p.line for p in records] * 2
+        keep = known_lines(
+            encoder, path, lines, [p.src for p in records] + [p.tgt for p in records], skip_bad
+        )
+        both = keep[:n] & keep[n:]
+        skipped.extend(p.line for p, ok in zip(records, both, strict=True) if not ok)
+        return [p for p, ok in zip(records, both, strict=True) if ok]
+
+    return check

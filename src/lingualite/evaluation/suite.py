@@ -28,6 +28,7 @@ from lingualite.data.eval_files import (
 from lingualite.data.pairs import load_xsr_pairs
 from lingualite.data.readers import ReadStats
 from lingualite.encoders.base import Encoder
+from lingualite.encoders.known_tokens import known_pairs
 from lingualite.evaluation.classification import evaluate_classification
 from lingualite.evaluation.datasets import read_classification, read_ir, read_pair_classification, read_sts
 from lingualite.evaluation.ir import evaluate_ir
@@ -115,7 +116,7 @@ def xsr_from_files(
     per_test = {}
     for name, path in _unique_names(files).items():
         skipped: list[int] = []
-        check = _known_pairs(encoder, path, skip_bad, skipped)
+        check = known_pairs(encoder, path, skip_bad, skipped)
         malformed = ReadStats()
         src, tgt = load_xsr_pairs(
             path, max_pairs=max_pairs, seed=seed, skip_bad=skip_bad, check=check, stats=malformed
@@ -149,24 +150,6 @@ def skipped_count(result: dict[str, Any]) -> int:
     """What one task's result (a ``*_from_files`` function's) left out as bad input: XSR's pairs with a side
     the model knows no token of (``skipped``, under ``skip_bad``) and malformed lines (``skipped_lines``)."""
     return int(result.get("skipped", 0)) + int(result.get("skipped_lines", 0))
-
-
-def _known_pairs(encoder: Encoder, path: Path, skip_bad: bool, skipped: list[int]) -> Any:
-    """The ``check`` of :func:`load_xsr_pairs`: pairs whose two sides hold a token the model knows; the lines
-    of the others go to ``skipped`` (under ``skip_bad``; without it the first is refused)."""
-    from lingualite.encoders.known_tokens import known_lines
-
-    def check(records: list[Any]) -> list[Any]:
-        n = len(records)
-        lines = [p.line for p in records] * 2
-        keep = known_lines(
-            encoder, path, lines, [p.src for p in records] + [p.tgt for p in records], skip_bad
-        )
-        both = keep[:n] & keep[n:]
-        skipped.extend(p.line for p, ok in zip(records, both, strict=True) if not ok)
-        return [p for p, ok in zip(records, both, strict=True) if ok]
-
-    return check
 
 
 def _distractors(

@@ -145,6 +145,46 @@ def check_langs(langs: tuple[str, ...]) -> None:
 SMOKE_TEST_PAIRS = 500  # per language pair, and per source within it
 
 
+def _evaluate(
+    model: SentenceTransformerEncoder,
+    prepared: list[Path],
+    max_test_pairs: int | None,
+    console: Console,
+    t0: float,
+) -> dict[str, dict[str, float]]:
+    """XSR P@1 / P@10 of ``model`` and TF-IDF on each prepared pair's test split, and per source within it."""
+    rows: dict[str, dict[str, float]] = {}
+    by_domain = {folder: _by_domain(folder / "test.tsv") for folder in prepared}
+    tasks: list[tuple[Path, str | None]] = [(folder, None) for folder in prepared]
+    tasks += [(folder, domain) for folder in prepared for domain in by_domain[folder]]
+    with Progress(console=console, disable=not console.is_terminal) as bar:
+        job = bar.add_task("evaluating", total=len(tasks))
+        for i, (folder, domain) in enumerate(tasks, 1):
+            row = rows.setdefault(folder.name, {})
+            if domain is None:
+                src, tgt = load_xsr_pairs(folder / "test.tsv", max_pairs=max_test_pairs)
+                ours, tfidf = evaluate_xsr(model, src, tgt), evaluate_xsr(TfidfEncoder(), src, tgt)
+                row.update(
+                    {
+                        "pairs": len(src),
+                        "lingualite_p_at_1": ours["p_at_1"],
+                        "lingualite_p_at_10": ours["p_at_10"],
+                        "tfidf_p_at_1": tfidf["p_at_1"],
+                        "tfidf_p_at_10": tfidf["p_at_10"],
+                    }
+                )
+            else:
+                pairs = subsample(by_domain[folder][domain], max_test_pairs)
+                dsrc, dtgt = [s for s, _ in pairs], [t for _, t in pairs]
+                row[f"lingualite_p_at_1/{domain}"] = evaluate_xsr(model, dsrc, dtgt)["p_at_1"]
+                row[f"tfidf_p_at_1/{domain}"] = evaluate_xsr(TfidfEncoder(), dsrc, dtgt)["p_at_1"]
+                row[f"pairs/{domain}"] = len(dsrc)
+            bar.update(job, completed=i)
+            if not console.is_terminal:
+                console.print(progress_line("evaluating", i, len(tasks), time.perf_counter() - t0, "pools"))
+    return rows
+
+
 def run_quickstart(
     output: str | Path | None = None,
     data_dir: str | Path | None = None,
@@ -190,35 +230,7 @@ def run_quickstart(
     how = {"resume": resume, "max_steps": max_steps, "smoke": smoke, "device": device}
     result = train_parallel(cfg, output, progress=True, **how)  # a bar on a terminal, plain lines otherwise
     model = SentenceTransformerEncoder(output, device=device)
-    rows: dict[str, dict[str, float]] = {}
-    by_domain = {folder: _by_domain(folder / "test.tsv") for folder in prepared}
-    tasks: list[tuple[Path, str | None]] = [(folder, None) for folder in prepared]
-    tasks += [(folder, domain) for folder in prepared for domain in by_domain[folder]]
-    with Progress(console=console, disable=not console.is_terminal) as bar:
-        job = bar.add_task("evaluating", total=len(tasks))
-        for i, (folder, domain) in enumerate(tasks, 1):
-            row = rows.setdefault(folder.name, {})
-            if domain is None:
-                src, tgt = load_xsr_pairs(folder / "test.tsv", max_pairs=max_test_pairs)
-                ours, tfidf = evaluate_xsr(model, src, tgt), evaluate_xsr(TfidfEncoder(), src, tgt)
-                row.update(
-                    {
-                        "pairs": len(src),
-                        "lingualite_p_at_1": ours["p_at_1"],
-                        "lingualite_p_at_10": ours["p_at_10"],
-                        "tfidf_p_at_1": tfidf["p_at_1"],
-                        "tfidf_p_at_10": tfidf["p_at_10"],
-                    }
-                )
-            else:
-                pairs = subsample(by_domain[folder][domain], max_test_pairs)
-                dsrc, dtgt = [s for s, _ in pairs], [t for _, t in pairs]
-                row[f"lingualite_p_at_1/{domain}"] = evaluate_xsr(model, dsrc, dtgt)["p_at_1"]
-                row[f"tfidf_p_at_1/{domain}"] = evaluate_xsr(TfidfEncoder(), dsrc, dtgt)["p_at_1"]
-                row[f"pairs/{domain}"] = len(dsrc)
-            bar.update(job, completed=i)
-            if not console.is_terminal:
-                console.print(progress_line("evaluating", i, len(tasks), time.perf_counter() - t0, "pools"))
+    rows = _evaluate(model, prepared, max_test_pairs, console, t0)
     out = Console(width=None if sys.stdout.isatty() else 160)  # results on stdout, messages on stderr
     out.print(_table(rows))
     out.print(_domain_table(rows))

@@ -10,8 +10,8 @@ import pytest
 
 from lingualite.config import config_from_dict
 from lingualite.core.errors import ConfigError, LinguaLiteError
+from lingualite.recipes.distill import second_teacher, untranslated
 from lingualite.recipes.distill import train_distill as train_module
-from lingualite.recipes.distill import untranslated
 from lingualite.recipes.distill.pca import load_projection
 from lingualite.recipes.distill.second_teacher import fit_map
 from lingualite.recipes.distill.teacher import Teacher
@@ -119,7 +119,8 @@ def test_the_second_teachers_mapped_vectors_are_the_targets_of_its_languages(
         return bag(texts) @ rotation
 
     teachers = {"first": Teacher("first", first, "first"), "second": Teacher("second", second, "second")}
-    monkeypatch.setattr(train_module, "load_teacher", lambda name, *a, **k: teachers[name])
+    for module in (train_module, second_teacher):  # the first teacher's loader, and the second's
+        monkeypatch.setattr(module, "load_teacher", lambda name, *a, **k: teachers[name])
     monkeypatch.setattr(untranslated, "teacher_knows", lambda teacher, code: code != "el")
     english = [" ".join(rng.choice(tiny_words, 5)) + f" {i}" for i in range(60)]
     greek = [" ".join(rng.choice(tiny_words, 4)) + f" ελ{i}" for i in range(20)]
@@ -131,7 +132,7 @@ def test_the_second_teachers_mapped_vectors_are_the_targets_of_its_languages(
         optim={"max_steps": 3},
     )
     maps: list = []
-    monkeypatch.setattr(train_module, "fit_map", lambda *a: maps.append(fit_map(*a)) or maps[-1])
+    monkeypatch.setattr(second_teacher, "fit_map", lambda *a: maps.append(fit_map(*a)) or maps[-1])
     seen_targets: list[np.ndarray] = []
 
     def spy(pair_loss, parts, num_pairs, vectors, targets, mse=None):
@@ -174,6 +175,7 @@ def test_a_missing_second_teacher_is_said_before_the_first_encodes(
         return Teacher("first", first, "first")
 
     monkeypatch.setattr(train_module, "load_teacher", load)
+    monkeypatch.setattr(second_teacher, "load_teacher", load)
     monkeypatch.setattr(untranslated, "teacher_knows", lambda teacher, code: code != "el")
     _write(tmp_path / "mono" / "en.txt", [f"{tiny_words[i % len(tiny_words)]} line {i}" for i in range(40)])
     _write(tmp_path / "mono" / "el.txt", ["μία γραμμή"])

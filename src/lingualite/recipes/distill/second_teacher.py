@@ -12,18 +12,30 @@ similarities among languages for machine translation", Eq. 1). A least-squares m
 toward the mean, so each mapped row is scaled to T1's mean norm. A tenth of the fitting text is held out and
 the map's mean cosine to T1 there is reported (``fit_map``'s stats); ``benchmarks/teacher_map.py`` measures how
 well mapped vectors of a T2-only language retrieve T1's vectors of their English translations.
+:func:`monolingual_targets` gives a run's untranslated lines their targets, each from the teacher of its file.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from lingualite.core.errors import LinguaLiteError
+from lingualite.recipes.distill.stages import teacher_vectors
+from lingualite.recipes.distill.teacher import Teacher, load_teacher
+from lingualite.recipes.distill.untranslated import MonolingualText
 
-__all__ = ["MIN_MAP_TEXTS", "SpaceMap", "fit_map"]
+if TYPE_CHECKING:
+    from lingualite.config.distill import DistillConfig
+    from lingualite.training.run import RunOptions
+
+__all__ = ["MIN_MAP_TEXTS", "SpaceMap", "fit_map", "monolingual_targets"]
+
+logger = logging.getLogger(__name__)
 
 MIN_MAP_TEXTS = 20
 """The fewest texts a map is fitted on (its held-out tenth needs a few rows)."""
@@ -86,3 +98,44 @@ def _solve(x: np.ndarray, y: np.ndarray, ridge: float, norm: float | None = None
     weight = np.linalg.solve(xc.T @ xc + ridge * len(x) * np.eye(x.shape[1]), xc.T @ yc)
     bias = mean_y - mean_x @ weight
     return SpaceMap(weight, bias, float(np.mean(np.linalg.norm(y, axis=1))) if norm is None else norm)
+
+
+def monolingual_targets(
+    cfg: DistillConfig,
+    teacher: Teacher,
+    mono: MonolingualText,
+    cache_dir: Path,
+    opts: RunOptions,
+    summary: dict[str, Any],
+) -> np.ndarray:
+    """The first teacher's vectors of the monolingual sentences it knows the language of, and
+    ``teacher.second``'s, mapped into its space, of the others (:mod:`lingualite.recipes.distill.second_teacher`)."""
+    first = [s for s, other in zip(mono.sentences, mono.second, strict=True) if not other]
+    if not mono.second.any():
+        return teacher_vectors(teacher, first, cache_dir, "monolingual", opts.progress, summary)
+    name = cfg.teacher.second
+    assert name is not None  # read_monolingual marks none without it
+    leave_out = f"(teacher.second: null leaves the files of languages {cfg.teacher.name} does not know out)"
+    if len(first) < MIN_MAP_TEXTS:
+        raise LinguaLiteError(
+            f"teacher.second {name!r}: its map is fitted on untranslated text of languages both teachers know, "
+            f"and data.monolingual_files has {len(first)} such lines (at least {MIN_MAP_TEXTS}) {leave_out}"
+        )
+    try:  # before the first teacher's long encoding: a missing package is said at once
+        second = load_teacher(name, cfg.teacher.max_seq_length, cfg.teacher.batch_size, opts.device)
+    except LinguaLiteError as exc:
+        raise LinguaLiteError(f"teacher.second: {exc} {leave_out}") from exc
+    vectors = teacher_vectors(teacher, first, cache_dir, "monolingual", opts.progress, summary)
+    sample = np.random.default_rng(cfg.seed).permutation(len(first))[: cfg.teacher.map_sentences]
+    sample.sort()
+    fit_second = teacher_vectors(second, [first[i] for i in sample], cache_dir, "map", opts.progress, summary)
+    space_map, summary["second_teacher"] = fit_map(fit_second, vectors[sample], cfg.seed)
+    others = [s for s, other in zip(mono.sentences, mono.second, strict=True) if other]
+    mapped = space_map.apply(teacher_vectors(second, others, cache_dir, "second", opts.progress, summary))
+    summary["second_teacher"].update(name=second.name, sentences=len(others))
+    logger.info(
+        "second teacher %s: %d sentences; map %s", second.name, len(others), summary["second_teacher"]
+    )
+    out = np.empty((len(mono.sentences), vectors.shape[1]), dtype=np.float32)
+    out[~mono.second], out[mono.second] = vectors, mapped
+    return out

@@ -66,11 +66,11 @@ from lingualite.recipes.distill.ranker import (
     save_prompts,
     vocabulary_texts,
 )
-from lingualite.recipes.distill.second_teacher import MIN_MAP_TEXTS, fit_map
+from lingualite.recipes.distill.second_teacher import monolingual_targets
 from lingualite.recipes.distill.stages import prepare_projection, teacher_vectors
 from lingualite.recipes.distill.static_student import StaticStudent, special_token_ids
 from lingualite.recipes.distill.student import StudentEncoder
-from lingualite.recipes.distill.teacher import Teacher, load_teacher, teacher_tokenizer_folder
+from lingualite.recipes.distill.teacher import load_teacher, teacher_tokenizer_folder
 from lingualite.recipes.distill.token_init import init_from_teacher, teacher_tokens
 from lingualite.recipes.distill.untranslated import (
     MonolingualBatches,
@@ -256,7 +256,7 @@ def _teacher_targets(
         del row_of
         train_vectors = teacher_vectors(teacher, sources, cache_dir, "train", opts.progress, summary)
         if mono.sentences:
-            mono_vectors = _monolingual_targets(cfg, teacher, mono, cache_dir, opts, summary)
+            mono_vectors = monolingual_targets(cfg, teacher, mono, cache_dir, opts, summary)
             train_vectors = np.concatenate([train_vectors, mono_vectors])
             del mono_vectors
         valid_sources = [s for _, src, _ in valid_sets for s in src]
@@ -279,47 +279,6 @@ def _teacher_targets(
                     append_to_teacher(teacher.st_model, projection).save(str(tmp), safe_serialization=True)
     targets = torch.from_numpy(np.ascontiguousarray(train_vectors, dtype=np.float32))
     return targets, pair_rows, np.ascontiguousarray(valid_vectors, dtype=np.float32)
-
-
-def _monolingual_targets(
-    cfg: DistillConfig,
-    teacher: Teacher,
-    mono: MonolingualText,
-    cache_dir: Path,
-    opts: RunOptions,
-    summary: dict[str, Any],
-) -> np.ndarray:
-    """The first teacher's vectors of the monolingual sentences it knows the language of, and
-    ``teacher.second``'s, mapped into its space, of the others (:mod:`lingualite.recipes.distill.second_teacher`)."""
-    first = [s for s, other in zip(mono.sentences, mono.second, strict=True) if not other]
-    if not mono.second.any():
-        return teacher_vectors(teacher, first, cache_dir, "monolingual", opts.progress, summary)
-    name = cfg.teacher.second
-    assert name is not None  # read_monolingual marks none without it
-    leave_out = f"(teacher.second: null leaves the files of languages {cfg.teacher.name} does not know out)"
-    if len(first) < MIN_MAP_TEXTS:
-        raise LinguaLiteError(
-            f"teacher.second {name!r}: its map is fitted on untranslated text of languages both teachers know, "
-            f"and data.monolingual_files has {len(first)} such lines (at least {MIN_MAP_TEXTS}) {leave_out}"
-        )
-    try:  # before the first teacher's long encoding: a missing package is said at once
-        second = load_teacher(name, cfg.teacher.max_seq_length, cfg.teacher.batch_size, opts.device)
-    except LinguaLiteError as exc:
-        raise LinguaLiteError(f"teacher.second: {exc} {leave_out}") from exc
-    vectors = teacher_vectors(teacher, first, cache_dir, "monolingual", opts.progress, summary)
-    sample = np.random.default_rng(cfg.seed).permutation(len(first))[: cfg.teacher.map_sentences]
-    sample.sort()
-    fit_second = teacher_vectors(second, [first[i] for i in sample], cache_dir, "map", opts.progress, summary)
-    space_map, summary["second_teacher"] = fit_map(fit_second, vectors[sample], cfg.seed)
-    others = [s for s, other in zip(mono.sentences, mono.second, strict=True) if other]
-    mapped = space_map.apply(teacher_vectors(second, others, cache_dir, "second", opts.progress, summary))
-    summary["second_teacher"].update(name=second.name, sentences=len(others))
-    logger.info(
-        "second teacher %s: %d sentences; map %s", second.name, len(others), summary["second_teacher"]
-    )
-    out = np.empty((len(mono.sentences), vectors.shape[1]), dtype=np.float32)
-    out[~mono.second], out[mono.second] = vectors, mapped
-    return out
 
 
 def _student_step(
