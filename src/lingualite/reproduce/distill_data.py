@@ -14,8 +14,9 @@ read every register the packages give in each of their languages, not only the d
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
-import shutil
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -84,14 +85,31 @@ def prepare_distill_data(
             jobs = [pool.submit(_prepare_register, c, lang, out, not no_lang_id) for c, lang, out in todo]
             for job in jobs:
                 console.print(job.result())
-    for folder in REGISTER_PAIR_FOLDERS.values():
+    for source, folder in REGISTER_PAIR_FOLDERS.items():
         few = [out for out in folders[folder] if (out / "train.tsv").stat().st_size == 0]
         for out in few:  # a handful of pairs, all held out (Hindi game text: 5): nothing to train on
-            # removed (this step prepared it), so that the shipped configs' train globs do not meet an empty file
-            shutil.rmtree(out)
-            console.print(f"{folder}/{out.name}: no training pairs after cleaning and the split; removed")
+            removed = _remove_prepared(out, corpora / source / f"{out.name}.tsv")
+            what = "removed" if removed else "left out (not prepared here from that corpus: kept)"
+            console.print(f"{folder}/{out.name}: no training pairs after cleaning and the split; {what}")
         folders[folder] = [out for out in folders[folder] if out not in few]
     return folders
+
+
+_PREPARED_FILES = ("train.tsv", "valid.tsv", "test.tsv", "stats.json")
+
+
+def _remove_prepared(out: Path, corpus: Path) -> bool:
+    """Remove what this step prepared in ``out`` from ``corpus`` (its ``stats.json`` names that input), so that
+    the shipped configs' train globs do not meet an empty file; a folder prepared from anything else, or
+    holding other files, is not this step's to remove (its empty train file is then refused by name)."""
+    stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
+    if [entry.get("input") for entry in stats.get("inputs", [])] != [str(corpus)]:
+        return False
+    for name in _PREPARED_FILES:
+        (out / name).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # not empty: files of someone else's stay, and so does the folder
+        out.rmdir()
+    return True
 
 
 def read_only(
