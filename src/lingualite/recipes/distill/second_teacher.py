@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from sklearn.metrics.pairwise import paired_cosine_distances
 
 from lingualite.core.errors import LinguaLiteError
 from lingualite.recipes.distill.stages import teacher_vectors
@@ -55,12 +56,6 @@ class SpaceMap:
         return (self.norm * mapped / np.maximum(lengths, 1e-12)).astype(np.float32)
 
 
-def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    a = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
-    b = b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
-    return np.sum(a * b, axis=1)
-
-
 def fit_map(
     second: np.ndarray, first: np.ndarray, seed: int = 0, ridge: float = 1e-4
 ) -> tuple[SpaceMap, dict[str, Any]]:
@@ -85,19 +80,18 @@ def fit_map(
     held = order[: max(1, len(x) // 10)]
     fit = order[len(held) :]
     held_out = _solve(x[fit], y[fit], ridge)
-    cosine = float(np.mean(_cosines(held_out.apply(x[held]), y[held])))
-    norm = float(np.mean(np.linalg.norm(y, axis=1)))
-    full = _solve(x, y, ridge, norm)
+    cosine = float(np.mean(1 - paired_cosine_distances(held_out.apply(x[held]), y[held])))
+    full = _solve(x, y, ridge)
     return full, {"texts": len(x), "held_out": len(held), "held_out_cosine": round(cosine, 4)}
 
 
-def _solve(x: np.ndarray, y: np.ndarray, ridge: float, norm: float | None = None) -> SpaceMap:
+def _solve(x: np.ndarray, y: np.ndarray, ridge: float) -> SpaceMap:
     mean_x, mean_y = x.mean(axis=0), y.mean(axis=0)
     xc, yc = x - mean_x, y - mean_y
     # numpy's solve rather than scikit-learn's Ridge: one d2 x d2 system, and no fitted object to keep
     weight = np.linalg.solve(xc.T @ xc + ridge * len(x) * np.eye(x.shape[1]), xc.T @ yc)
     bias = mean_y - mean_x @ weight
-    return SpaceMap(weight, bias, float(np.mean(np.linalg.norm(y, axis=1))) if norm is None else norm)
+    return SpaceMap(weight, bias, float(np.mean(np.linalg.norm(y, axis=1))))
 
 
 def monolingual_targets(
