@@ -214,6 +214,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--write-loro-configs", type=Path, default=None, metavar="DIR", help="write LORO configs, exit"
     )
     ap.add_argument("--loro-base", default="broad", help="recipe of --write-loro-configs: broad or default")
+    ap.add_argument(
+        "--loro-steps", type=int, default=None, help="training steps of each LORO config (default: the recipe's)"
+    )
+    ap.add_argument(
+        "--loro-teacher-cache",
+        type=Path,
+        default=None,
+        help="one teacher-vector cache for every LORO run (a run that drops a register re-encodes only the "
+        "side it changes)",
+    )
     ap.add_argument("--cache", type=Path, default=None, help="vector cache folder (by content, per model)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/register_table"))
@@ -470,6 +480,7 @@ def write_loro_configs(args: argparse.Namespace) -> None:
     from lingualite.config import load_distill_config
     from lingualite.data.doc_sources import write_without_sources
     from lingualite.evaluation.register import REGISTER_NAMES
+    from lingualite.text.languages import ENGLISH, SHIPPED
 
     data_dir = data_dir_of(args)
     out: Path = args.write_loro_configs
@@ -480,6 +491,8 @@ def write_loro_configs(args: argparse.Namespace) -> None:
     if broad:
         pair_globs += [str(data_dir / d / "*" / "train.tsv") for d in ("prepared-ui", "prepared-games")]
         mono = [str(data_dir / "corpora" / n / "*.txt") for n in ("monolingual", "lexicon")]
+    # the shipped languages only: a data dir may hold more (`data fetch --langs all`)
+    shipped_pairs = {f"{ENGLISH}-{lang}" for lang in SHIPPED if lang != ENGLISH}
     registers = ["help", "packages", "bible"] + (["ui", "games", "monolingual", "lexicon"] if broad else [])
     commands, flags = [], []
     for reg in registers:
@@ -495,6 +508,8 @@ def write_loro_configs(args: argparse.Namespace) -> None:
                 for path in sorted(globmod.glob(pattern)):
                     src = Path(path)
                     kind = src.parent.parent.name
+                    if src.parent.name not in shipped_pairs:
+                        continue
                     if (reg, kind) in (("ui", "prepared-ui"), ("games", "prepared-games")):
                         continue
                     if kind == "prepared" and reg in DEFAULT_RECIPE_REGISTERS:  # a source of the mixed files
@@ -508,11 +523,21 @@ def write_loro_configs(args: argparse.Namespace) -> None:
         cfg.data.train_files, cfg.data.valid_files = files["train"], files["valid"]
         if broad:
             cfg.data.max_train_pairs = 700_000
-            cfg.data.monolingual_files = [m for m in mono if Path(m).parent.name != reg]
+            cfg.data.monolingual_files = [
+                path
+                for m in mono
+                if Path(m).parent.name != reg
+                for path in sorted(globmod.glob(m))
+                if Path(path).stem in SHIPPED
+            ]
             cfg.data.max_monolingual_sentences = 300_000
             cfg.data.monolingual_exclude_files = [
                 str(data_dir / d / "*" / "test.tsv") for d in ("prepared", "prepared-ui", "prepared-games")
             ]
+        if args.loro_steps is not None:
+            cfg.optim.max_steps = args.loro_steps
+        if args.loro_teacher_cache is not None:
+            cfg.teacher.cache_dir = str(args.loro_teacher_cache)
         path = folder / "distill.yaml"
         path.write_text(
             f"# {args.loro_base} recipe without register {reg!r} (benchmarks/register_table.py)\n"

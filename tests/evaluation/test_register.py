@@ -231,6 +231,28 @@ def test_loro_configs_hold_out_each_register_and_print_their_commands(tmp_path: 
     assert "prepared-ui" not in train and "prepared-games" in train
 
 
+def test_loro_configs_keep_to_the_shipped_languages_and_take_steps_and_one_cache(tmp_path: Path) -> None:
+    data = tmp_path / "d"
+    for pair in ("en-fr", "en-el"):  # Greek is prepared too (`data fetch --langs all`) but not shipped
+        _write(data / "prepared" / pair / "train.tsv", [("a", "b", "ddtp:x")])
+        _write(data / "prepared" / pair / "valid.tsv", [("a", "b", "ddtp:x")])
+    for lang in ("en", "fr", "el"):
+        (data / "corpora" / "lexicon").mkdir(parents=True, exist_ok=True)
+        (data / "corpora" / "lexicon" / f"{lang}.txt").write_text("word\n", encoding="utf-8")
+    out, cache = tmp_path / "loro", tmp_path / "cache"
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "register_table.py"), "--data-dir", str(data)]
+    flags = ["--write-loro-configs", str(out), "--loro-steps", "123", "--loro-teacher-cache", str(cache)]
+    done = subprocess.run([*cmd, *flags], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    config = yaml.safe_load((out / "ui" / "distill.yaml").read_text())
+    names = " ".join(config["data"]["train_files"] + config["data"]["valid_files"])
+    assert "en-fr" in names and "en-el" not in names
+    assert [Path(f).name for f in config["data"]["monolingual_files"]] == ["en.txt", "fr.txt"]
+    assert config["optim"]["max_steps"] == 123 and config["teacher"]["cache_dir"] == str(cache)
+    lexicon_less = yaml.safe_load((out / "lexicon" / "distill.yaml").read_text())
+    assert lexicon_less["data"]["monolingual_files"] == []
+
+
 def test_the_register_table_goes_into_the_model_cards_once(tmp_path: Path) -> None:
     import importlib.util
 
