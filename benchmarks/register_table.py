@@ -215,7 +215,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     ap.add_argument("--loro-base", default="broad", help="recipe of --write-loro-configs: broad or default")
     ap.add_argument(
-        "--loro-steps", type=int, default=None, help="training steps of each LORO config (default: the recipe's)"
+        "--loro-steps",
+        type=int,
+        default=None,
+        help="training steps of each LORO config (default: the recipe's)",
     )
     ap.add_argument(
         "--loro-teacher-cache",
