@@ -70,3 +70,39 @@ def test_the_three_languages_no_default_source_holds(monkeypatch: pytest.MonkeyP
     assert list(nowhere) == ["th", "bg", "he"]
     assert set(nowhere["he"]) == set(sources.DEFAULT_SOURCES)
     assert sources.held_by_none(["fr", "sl", "hi", "ar"]) == {}
+
+
+class _WordEncoder:
+    """A bag-of-known-words encoder: a text of emoji alone has no token it knows."""
+
+    def __init__(self, words: list[str]) -> None:
+        self.index = {w: i for i, w in enumerate(words)}
+
+    def no_known_token(self, texts: list[str]) -> list[bool]:
+        return [not any(w in self.index for w in t.split()) for t in texts]
+
+    def encode(self, texts: list[str], **_: object):
+        import numpy as np
+
+        out = np.zeros((len(texts), len(self.index)), np.float32)
+        for row, text in enumerate(texts):
+            for w in text.split():
+                if w in self.index:
+                    out[row, self.index[w]] = 1.0
+        return out
+
+
+def test_quickstart_leaves_out_and_counts_test_pairs_the_model_has_no_token_for(tmp_path: Path) -> None:
+    """Such a pair would be scored on the one vector every unknown text gets: left out for both models and
+    counted in the results, never silently ranked."""
+    from rich.console import Console
+
+    folder = tmp_path / "prepared" / "en-fr"
+    folder.mkdir(parents=True)
+    rows = [f"w{i} x\tw{i} y\tlo:d{i}" for i in range(12)] + ["🙂 🙂\tw1 y\tbible:G:1", "w2 z\t🎉\tlo:d99"]
+    (folder / "test.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    model = _WordEncoder([f"w{i}" for i in range(12)] + ["x", "y"])
+    out = quickstart._evaluate(model, [folder], None, Console(quiet=True), 0.0)  # type: ignore[arg-type]
+    row = out["en-fr"]
+    assert row["pairs"] == 12 and row["skipped"] == 2 and row["lingualite_p_at_1"] == 1.0
+    assert row["pairs/lo"] == 12 and "pairs/bible" not in row  # the Bible's only pair was left out

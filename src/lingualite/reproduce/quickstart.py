@@ -19,12 +19,13 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import write_json, write_text
 from lingualite.core.progress import progress_line
 from lingualite.data.cleaning import CleaningConfig
-from lingualite.data.pairs import load_xsr_pairs, subsample, unique_sides
+from lingualite.data.pairs import subsample, unique_sides
 from lingualite.data.prepare import prepare_corpus
-from lingualite.data.readers import read_tsv
+from lingualite.data.readers import ParallelPair, read_tsv
 from lingualite.data.sources import DEFAULT_SOURCES, fetch_corpora, held_by_none
 from lingualite.data.split import SplitConfig
 from lingualite.encoders import SentenceTransformerEncoder, TfidfEncoder
+from lingualite.encoders.known_tokens import known_pairs
 from lingualite.evaluation.xsr import evaluate_xsr
 from lingualite.models.run_folder import RunFolder
 from lingualite.recipes.parallel.train_parallel import train_parallel
@@ -152,9 +153,12 @@ def _evaluate(
     console: Console,
     t0: float,
 ) -> dict[str, dict[str, float]]:
-    """XSR P@1 / P@10 of ``model`` and TF-IDF on each prepared pair's test split, and per source within it."""
+    """XSR P@1 / P@10 of ``model`` and TF-IDF on each prepared pair's test split, and per source within it.
+    A pair with a side that has no token the model knows is left out and counted (``skipped``), for both
+    models: its vector would be the same for every such text (:mod:`lingualite.encoders.known_tokens`)."""
     rows: dict[str, dict[str, float]] = {}
-    by_domain = {folder: _by_domain(folder / "test.tsv") for folder in prepared}
+    kept = {folder: _known_test_pairs(model, folder / "test.tsv") for folder in prepared}
+    by_domain = {folder: _by_domain(kept[folder][0]) for folder in prepared}
     tasks: list[tuple[Path, str | None]] = [(folder, None) for folder in prepared]
     tasks += [(folder, domain) for folder in prepared for domain in by_domain[folder]]
     with Progress(console=console, disable=not console.is_terminal) as bar:
@@ -162,17 +166,25 @@ def _evaluate(
         for i, (folder, domain) in enumerate(tasks, 1):
             row = rows.setdefault(folder.name, {})
             if domain is None:
-                src, tgt = load_xsr_pairs(folder / "test.tsv", max_pairs=max_test_pairs)
+                records, skipped = kept[folder]
+                pairs = subsample(unique_sides((p.src, p.tgt) for p in records), max_test_pairs)
+                src, tgt = [s for s, _ in pairs], [t for _, t in pairs]
                 ours, tfidf = evaluate_xsr(model, src, tgt), evaluate_xsr(TfidfEncoder(), src, tgt)
                 row.update(
                     {
                         "pairs": len(src),
+                        "skipped": skipped,
                         "lingualite_p_at_1": ours["p_at_1"],
                         "lingualite_p_at_10": ours["p_at_10"],
                         "tfidf_p_at_1": tfidf["p_at_1"],
                         "tfidf_p_at_10": tfidf["p_at_10"],
                     }
                 )
+                if skipped:
+                    console.print(
+                        f"{folder / 'test.tsv'}: {skipped} test pair(s) left out: a side has no token the "
+                        "model knows"
+                    )
             else:
                 pairs = subsample(by_domain[folder][domain], max_test_pairs)
                 dsrc, dtgt = [s for s, _ in pairs], [t for _, t in pairs]
@@ -183,6 +195,12 @@ def _evaluate(
             if not console.is_terminal:
                 console.print(progress_line("evaluating", i, len(tasks), time.perf_counter() - t0, "pools"))
     return rows
+
+
+def _known_test_pairs(model: SentenceTransformerEncoder, path: Path) -> tuple[list[ParallelPair], int]:
+    """The test pairs of ``path`` whose two sides hold a token ``model`` knows, and how many were not."""
+    skipped: list[int] = []
+    return known_pairs(model, path, True, skipped)(list(read_tsv(path))), len(skipped)
 
 
 def run_quickstart(
@@ -260,10 +278,10 @@ def run_quickstart(
     return rows
 
 
-def _by_domain(path: Path) -> dict[str, list[tuple[str, str]]]:
+def _by_domain(records: list[ParallelPair]) -> dict[str, list[tuple[str, str]]]:
     """Test pairs grouped by source (the doc id prefix: lo, bible, ddtp), each side unique within its group."""
     groups: dict[str, list[tuple[str, str]]] = {}
-    for pair in read_tsv(path):
+    for pair in records:
         groups.setdefault((pair.doc_id or "other").split(":", 1)[0], []).append((pair.src, pair.tgt))
     return {domain: unique_sides(pairs) for domain, pairs in sorted(groups.items())}
 
