@@ -59,3 +59,21 @@ def test_token_counts_are_the_tokens_averaged(static_folder: Path, tiny_tokenize
     texts = ["the big cat runs", "le chat", "unknownword xyz"]
     expected = [len(tiny_tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts]
     assert StaticEncoder(static_folder).count_tokens(texts) == expected
+
+
+def test_a_static_folder_loaded_without_the_prefix_still_refuses_text_it_has_no_token_for(
+    static_folder: Path,
+) -> None:
+    """Loaded as a plain sentence-transformers folder (its StaticEmbedding holds a `tokenizers.Tokenizer`, with
+    no `unk_token_id`), an emoji-only line is still found before encoding: its vector would be the `[UNK]` row,
+    the same for every such line, and not zero (so the after-encoding check alone would miss it)."""
+    from lingualite.encoders.folder import SentenceTransformerEncoder
+    from lingualite.encoders.known_tokens import no_known_token
+
+    plain, static = load_encoder(str(static_folder)), load_encoder(f"static:{static_folder}")
+    assert isinstance(plain, SentenceTransformerEncoder)
+    texts = ["🙂🙂", "the big cat", "ᚠᚢᚦ"]
+    assert no_known_token(plain, texts).tolist() == [True, False, True]
+    assert no_known_token(plain, texts).tolist() == no_known_token(static, texts).tolist()
+    share, all_unknown = plain.unknown_report(texts)
+    assert all_unknown == 2 and 0 < share < 1
