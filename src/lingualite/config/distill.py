@@ -63,8 +63,10 @@ class TeacherConfig:
             raise ConfigError("teacher.second must not be empty (null: no second teacher)")
 
 
-# the folders the default pairs, UI strings and game text are prepared in (lingualite.reproduce.distill_data)
-_PAIR_DIRS = ("prepared", "prepared-ui", "prepared-games")
+# pair source -> the folder under the data dir its en-xx pairs are prepared in, beside the default pairs'
+# prepared/ (lingualite.reproduce.distill_data prepares them; the default globs below read them)
+REGISTER_PAIR_FOLDERS: dict[str, str] = {"libreoffice-ui": "prepared-ui", "games": "prepared-games"}
+_PAIR_DIRS = ("prepared", *REGISTER_PAIR_FOLDERS.values())
 
 
 @dataclass

@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from lingualite.config.distill import REGISTER_PAIR_FOLDERS
 from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.sources import fetch_corpora
 from lingualite.data.split import SplitConfig
@@ -31,8 +32,6 @@ if TYPE_CHECKING:
 
 __all__ = ["REGISTER_PAIR_FOLDERS", "REGISTER_SPLIT", "TEXT_SOURCES", "prepare_distill_data", "read_only"]
 
-# pair source -> the folder under the data dir its en-xx pairs are prepared in (the configs' globs name them)
-REGISTER_PAIR_FOLDERS: dict[str, str] = {"libreoffice-ui": "prepared-ui", "games": "prepared-games"}
 # text sources read as data.monolingual_files (<data dir>/corpora/<source>/<lang>.txt)
 TEXT_SOURCES: tuple[str, ...] = ("monolingual", "lexicon")
 # UI strings and game files are few documents (a catalogue, a campaign): a larger held-out share than the
