@@ -123,3 +123,40 @@ def test_a_register_folder_left_with_no_training_pair_is_removed(tmp_path: Path,
         tmp_path / "prepared-games" / "en-fr"
     ).exists()  # the configs' train globs would meet an empty file
     assert any("prepared-games/en-fr: no training pairs" in line and "removed" in line for line in said)
+
+
+def test_a_language_the_default_sources_barely_hold_gets_its_registers_in_prepared_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Norwegian and Romanian have 9 and 14 DDTP pairs and no help or Bible: their prepared/en-xx (where the
+    language table finds its test pairs) is made of the UI strings and game text too, and those are not also
+    prepared in prepared-ui/prepared-games (trained twice, and test documents of one trained in the other);
+    such a folder prepared by an earlier version is removed."""
+    from lingualite.reproduce import quickstart
+
+    monkeypatch.setattr(distill_data, "fetch_corpora", lambda *a, **k: None)
+    monkeypatch.setattr(quickstart, "fetch_corpora", lambda *a, **k: None)
+    corpora = tmp_path / "corpora"
+    ddtp = corpora / "ddtp" / "en-fr.tsv"
+    ddtp.parent.mkdir(parents=True)
+    ddtp.write_text(
+        "".join(f"A small tool number {i}\tUn petit outil numéro {i}\tddtp:p{i}\n" for i in range(5))
+    )
+    for source in distill_data.REGISTER_PAIR_FOLDERS:
+        _corpus(corpora / source / "en-fr.tsv")
+    (corpora / "games" / "en-fr.tsv").write_text(
+        (corpora / "games" / "en-fr.tsv").read_text().replace("menu", "door").replace("loui:", "games:")
+    )
+    stale = tmp_path / "prepared-ui" / "en-fr"
+    distill_data._prepare_register(corpora / "libreoffice-ui" / "en-fr.tsv", "fr", stale, False)
+    said: list[str] = []
+    folders = distill_data.prepare_distill_data(tmp_path, ("fr",), LinePrinter(said.append), no_lang_id=True)
+    assert folders["prepared"] == [tmp_path / "prepared" / "en-fr"]
+    assert sorted(p.parent.name for p in distill_data._inputs(folders["prepared"][0])) == [
+        "ddtp",
+        "games",
+        "libreoffice-ui",
+    ]
+    assert folders["prepared-ui"] == folders["prepared-games"] == []
+    assert not stale.exists() and not (tmp_path / "prepared-games" / "en-fr").exists()
+    assert "prepared-ui/en-fr: removed (prepared/en-fr holds libreoffice-ui)" in said

