@@ -49,3 +49,15 @@ def test_sampler_draws_languages_in_smoothed_shares() -> None:
     texts = {"en": [f"en{i}" for i in range(900)], "fr": [f"fr{i}" for i in range(100)]}
     drawn = Counter(s[:2] for s in sample_sentences(texts, alpha=0.5, total=4000))
     assert drawn["en"] == round(4000 * 30 / 40) and drawn["fr"] == round(4000 * 10 / 40)
+
+
+def test_a_long_run_of_thai_letters_is_cut_into_pieces_not_one_unknown() -> None:
+    """Thai has no spaces: a clause of more than WordPiece's default 100 letters is one pre-token, which the
+    default turns into a single [UNK] (the whole clause lost)."""
+    clause = "วันนี้อากาศดีมากขอบคุณมากครับ"
+    thai = ["สวัสดีครับ ผมชื่อสมชาย", clause * 2] * 20  # every piece of the long run below is trained
+    tok = train_tokenizer({"th": thai, "en": ["hello world again"] * 20}, vocab_size=400, kind="wordpiece")
+    clause = clause * 6  # 174 letters, no space
+    assert len(clause) > 100
+    ids = tok(clause, add_special_tokens=False)["input_ids"]
+    assert len(ids) > 1 and tok.unk_token_id not in ids
