@@ -50,6 +50,10 @@ LOSO_BROAD = (
 
 
 LANG34 = "A student of all 34 languages (configs/distill-all.yaml), measured and not shipped"
+LEVERS = (
+    "Leave one register out and the width and vocabulary levers: 3,000-step students of the broad recipe "
+    "(research notes: Beyond the training domains)"
+)
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,7 @@ PAGES = (
         (
             Section("register_table.json", "Every register, every language", register_table),
             Section("lang34/register_table.json", f"{LANG34}: every register", register_table),
+            Section("levers/register_loro.json", LEVERS, register_table),
         ),
     ),
     ResultsPage(
