@@ -98,7 +98,6 @@ class SentenceTransformerEncoder:
         self.name = name or path.resolve().name
         self.batch_size = encode_batch_size(self.device, batch_size)
         self.last_unknown = (0.0, 0)  # see unknown_report()
-        self._boundary: tuple[set[int], int | None] | None = None  # see _raw_content_ids()
         if (getattr(self.model, "prompts", None) or {}).get("query"):
             # Only an asymmetric model (a non-empty "query" prompt, e.g. lingualite's distilled ranker; ST >= 6
             # saves empty ones for every model) has encode_queries: IR, search and serving test for it.
@@ -165,41 +164,15 @@ class SentenceTransformerEncoder:
         """(share of tokens unknown to the vocabulary, sentences made only of unknown tokens) for ``texts``."""
         from lingualite.models.checked_loading import unknown_token_share
 
-        raw = self._raw_content_ids(texts)
-        if raw is None:
-            self.last_unknown = unknown_token_share(getattr(self.model, "tokenizer", None), texts)
-        else:
-            ids, unk = raw
-            total, unknown = sum(map(len, ids)), sum(row.count(unk) for row in ids)
-            all_unknown = sum(bool(row) and row.count(unk) == len(row) for row in ids)
-            self.last_unknown = (unknown / total if total else 0.0, all_unknown)
+        self.last_unknown = unknown_token_share(getattr(self.model, "tokenizer", None), texts)
         return self.last_unknown
 
     def no_known_token(self, texts: list[str]) -> np.ndarray:
         """Per text: True when its tokenizer gives it only ``[UNK]`` (or no content token at all):
         :mod:`lingualite.encoders.known_tokens`."""
-        from lingualite.encoders.known_tokens import unknown_ids
         from lingualite.models.checked_loading import no_known_token
 
-        raw = self._raw_content_ids(texts)
-        if raw is not None:
-            return unknown_ids(raw[0], raw[1])
-        return np.asarray(no_known_token(getattr(self.model, "tokenizer", None), texts), dtype=bool)
-
-    def _raw_content_ids(self, texts: list[str]) -> tuple[list[list[int]], int | None] | None:
-        """For a folder whose first module holds a ``tokenizers.Tokenizer`` (sentence-transformers'
-        ``StaticEmbedding``, which has no ``unk_token_id``): each text's content ids (word-boundary pieces
-        left out) and the unknown id; None for a transformers tokenizer."""
-        from lingualite.encoders.known_tokens import boundary_ids, tokenizer_unknown_id
-
-        tokenizer = getattr(self.model, "tokenizer", None)
-        if tokenizer is None or not callable(getattr(tokenizer, "encode_batch", None)):
-            return None
-        if self._boundary is None:
-            self._boundary = (boundary_ids(tokenizer), tokenizer_unknown_id(tokenizer))
-        boundary, unknown = self._boundary
-        encoded = tokenizer.encode_batch(list(texts), add_special_tokens=False)
-        return [[i for i in e.ids if i not in boundary] for e in encoded], unknown
+        return no_known_token(getattr(self.model, "tokenizer", None), texts)
 
     def num_parameters(self) -> int:
         """All parameters of the loaded modules (embeddings included)."""

@@ -26,6 +26,7 @@ import numpy as np
 from scipy import sparse
 
 from lingualite.core.errors import BadInputError
+from lingualite.models.checked_loading import tokenizer_unknown_id
 
 __all__ = [
     "NO_KNOWN_TOKEN",
@@ -150,18 +151,6 @@ def mark(encoder: Any, texts: list[str], vectors: np.ndarray) -> np.ndarray:
 def marked(vectors: np.ndarray) -> np.ndarray:
     """The (0-based) rows of ``vectors`` that :func:`mark` set to zero (or that are zero anyway)."""
     return np.flatnonzero(zero_rows(vectors))
-
-
-def tokenizer_unknown_id(tokenizer: Any) -> int | None:
-    """The id of the unknown token of a ``tokenizers.Tokenizer`` (WordPiece, BPE: ``unk_token``; Unigram:
-    ``unk_id``), or None when it has none."""
-    import json
-
-    model = json.loads(tokenizer.to_str()).get("model") or {}
-    if isinstance(model.get("unk_id"), int):
-        return int(model["unk_id"])
-    token = model.get("unk_token")
-    return tokenizer.token_to_id(token) if isinstance(token, str) else None
 
 
 def known_pairs(encoder: Any, path: Path, skip_bad: bool, skipped: list[int]) -> Any:

@@ -31,6 +31,7 @@ __all__ = [
     "check_model_folder",
     "load_sentence_transformer",
     "no_known_token",
+    "tokenizer_unknown_id",
     "unknown_token_share",
     "verify_checksums",
 ]
@@ -207,21 +208,48 @@ class _nothing:
         return None
 
 
+def tokenizer_unknown_id(tokenizer: Any) -> int | None:
+    """The id of the unknown token of a ``tokenizers.Tokenizer`` (WordPiece, BPE: ``unk_token``; Unigram:
+    ``unk_id``), or None when it has none."""
+    model = json.loads(tokenizer.to_str()).get("model") or {}
+    if isinstance(model.get("unk_id"), int):
+        return int(model["unk_id"])
+    token = model.get("unk_token")
+    return tokenizer.token_to_id(token) if isinstance(token, str) else None
+
+
+def _is_raw(tokenizer: Any) -> bool:
+    """A ``tokenizers.Tokenizer`` (sentence-transformers' ``StaticEmbedding`` holds one), not a transformers
+    tokenizer: it has no ``unk_token_id``."""
+    return callable(getattr(tokenizer, "encode_batch", None)) and callable(getattr(tokenizer, "to_str", None))
+
+
+def _unknown_id(tokenizer: Any) -> int | None:
+    if tokenizer is None:
+        return None
+    return tokenizer_unknown_id(tokenizer) if _is_raw(tokenizer) else getattr(tokenizer, "unk_token_id", None)
+
+
 def _content_ids(tokenizer: Any, texts: list[str]) -> Iterator[list[int]]:
     """Per text: its ids that carry content, the unknown token included (special tokens and word-boundary
     pieces, such as a Unigram vocabulary's "▁", left out)."""
-    unk = tokenizer.unk_token_id
-    special = set(getattr(tokenizer, "all_special_ids", []) or [])
+    unk = _unknown_id(tokenizer)
+    raw = _is_raw(tokenizer)
+    special = set() if raw else set(getattr(tokenizer, "all_special_ids", []) or [])
+    piece_of = tokenizer.id_to_token if raw else tokenizer.convert_ids_to_tokens
     boundary: dict[int, bool] = {}
 
     def content(i: int) -> bool:
         if i not in boundary:
-            piece = tokenizer.convert_ids_to_tokens(i) or ""
-            boundary[i] = piece.strip("▁Ġ ") == ""
+            boundary[i] = (piece_of(i) or "").strip("▁Ġ ") == ""
         return not boundary[i]
 
     for start in range(0, len(texts), 4096):
-        batch = tokenizer(texts[start : start + 4096], add_special_tokens=False)["input_ids"]
+        chunk = texts[start : start + 4096]
+        if raw:
+            batch = [e.ids for e in tokenizer.encode_batch(chunk, add_special_tokens=False)]
+        else:
+            batch = tokenizer(chunk, add_special_tokens=False)["input_ids"]
         for ids in batch:
             yield [i for i in ids if i == unk or (i not in special and content(i))]
 
@@ -229,9 +257,9 @@ def _content_ids(tokenizer: Any, texts: list[str]) -> Iterator[list[int]]:
 def no_known_token(tokenizer: Any, texts: list[str]) -> list[bool]:
     """Per text: True when it has no content token other than the unknown one (its vector would be that of
     ``[UNK]`` or of the special tokens alone); all False for a tokenizer without an unknown token."""
-    if getattr(tokenizer, "unk_token_id", None) is None or not texts:
+    unk = _unknown_id(tokenizer)
+    if unk is None or not texts:
         return [False] * len(texts)
-    unk = tokenizer.unk_token_id
     return [all(i == unk for i in ids) for ids in _content_ids(tokenizer, texts)]
 
 
@@ -239,7 +267,7 @@ def unknown_token_share(tokenizer: Any, texts: list[str]) -> tuple[float, int]:
     """(share of tokens that are the unknown token, sentences made only of unknown tokens) for ``texts``.
 
     Scripts a vocabulary has never seen become ``[UNK]`` and give every such sentence the same vector."""
-    unk = getattr(tokenizer, "unk_token_id", None)
+    unk = _unknown_id(tokenizer)
     if unk is None or not texts:
         return 0.0, 0
     total = unknown = all_unknown = 0

@@ -80,8 +80,9 @@ def prepare_distill_data(
             corpus, out = corpora / source / f"en-{lang}.tsv", data_dir / folder / f"en-{lang}"
             if not corpus.is_file():
                 continue  # fetch_corpora said why
-            if corpus.resolve() in held.get(f"en-{lang}", ()):  # prepared/en-xx holds it (its default sources lack
-                # the language): once only, else its pairs are trained twice and its test documents trained on
+            # prepared/en-xx holds it (its default sources lack the language): once only, else its pairs are
+            # trained twice and its test documents trained on
+            if corpus.resolve() in held.get(f"en-{lang}", ()):
                 if (out / "stats.json").is_file() and _remove_prepared(out, corpus):
                     console.print(f"{folder}/en-{lang}: removed (prepared/en-{lang} holds {source})")
                 continue
