@@ -50,6 +50,11 @@ SMOKE_PREPARE_PAIRS = 12_000
 SMOKE_DIR = "prepared-smoke"
 
 
+def _lines(path: Path) -> int:
+    with path.open("rb") as fh:
+        return sum(1 for _ in fh)
+
+
 def _sample_documents(inputs: list[Path], max_pairs: int, out_dir: Path) -> list[Path]:
     """A seeded sample of whole documents of each input, about ``max_pairs`` lines in all, written under
     ``out_dir`` (documents are kept whole so the split by document still holds)."""
@@ -57,9 +62,7 @@ def _sample_documents(inputs: list[Path], max_pairs: int, out_dir: Path) -> list
     per_input = max_pairs / len(inputs)
     sampled = []
     for path in inputs:
-        with path.open("rb") as fh:
-            total = sum(1 for _ in fh)
-        keep = min(1.0, per_input / max(total, 1))
+        keep = min(1.0, per_input / max(_lines(path), 1))
         target = out_dir / f"{path.parent.name}-{path.name}"
         with (
             path.open(encoding="utf-8", errors="surrogateescape", newline="") as src,
@@ -75,11 +78,6 @@ def _sample_documents(inputs: list[Path], max_pairs: int, out_dir: Path) -> list
 
 # fewer default pairs than this in a language: ``prepare_default_data(fallback=...)`` adds the fallback sources
 FALLBACK_BELOW = 1_000
-
-
-def _lines(path: Path) -> int:
-    with path.open("rb") as fh:
-        return sum(1 for _ in fh)
 
 
 def prepare_default_data(
