@@ -8,7 +8,12 @@ import pytest
 
 from lingualite.data.pairs import read_pairs
 from lingualite.text.languages import CORE, CORE_TRANSLATION_LANGS, ENGLISH
-from lingualite.tokenization.sampling import apportion, sample_by_language, smoothed_language_shares
+from lingualite.tokenization.sampling import (
+    GroupShare,
+    apportion,
+    sample_by_language,
+    smoothed_language_shares,
+)
 from lingualite.tokenization.vocabulary import sample_for_vocabulary
 
 # very different sizes: English 200k sentences down to 37 for the smallest
@@ -64,3 +69,34 @@ def test_english_of_many_en_xx_files_is_one_language_counted_once(tmp_path: Path
     assert len(texts[ENGLISH]) == 50  # not 12 x 50
     shares = sample_for_vocabulary(texts, alpha=0.7, size=1300).shares
     assert shares == pytest.approx({lang: 1 / 13 for lang in CORE})
+
+
+def test_a_group_share_fixes_the_group_total_and_keeps_proportions_on_each_side() -> None:
+    counts = {**SIZES, "sv": 150_000, "el": 60_000, "hi": 5_000}
+    plain = smoothed_language_shares(counts, alpha=0.7)
+    shares = smoothed_language_shares(counts, alpha=0.7, group=GroupShare(CORE, 0.75))
+    assert sum(shares[lang] for lang in CORE) == pytest.approx(0.75)
+    assert sum(shares.values()) == pytest.approx(1.0)
+    assert sum(plain[lang] for lang in CORE) < 0.75  # the newcomers took rows alpha alone gave them
+    # within each side the alpha-smoothed proportions stay
+    assert shares["fr"] / shares["de"] == pytest.approx(plain["fr"] / plain["de"])
+    assert shares["sv"] / shares["hi"] == pytest.approx(plain["sv"] / plain["hi"])
+    drawn = sample_by_language(
+        {lang: [f"{lang}{i}" for i in range(n)] for lang, n in counts.items()},
+        0.7,
+        4_000,
+        group=GroupShare(CORE, 0.75),
+    )
+    assert sum(len(drawn[lang]) for lang in CORE) == 3_000
+
+
+def test_a_group_share_changes_nothing_when_one_side_has_no_text() -> None:
+    only_core = smoothed_language_shares(SIZES, alpha=0.7)
+    assert smoothed_language_shares(SIZES, 0.7, GroupShare(CORE, 0.5)) == pytest.approx(only_core)
+    assert smoothed_language_shares({"sv": 3, "el": 1}, 0.7, GroupShare(CORE, 0.5)) == pytest.approx(
+        smoothed_language_shares({"sv": 3, "el": 1}, 0.7)
+    )
+    with pytest.raises(ValueError, match="share"):
+        GroupShare(CORE, 0.0)
+    everything = smoothed_language_shares({"en": 9, "sv": 1}, 1.0, GroupShare(CORE, 1.0))
+    assert everything == {"en": 1.0, "sv": 0.0}

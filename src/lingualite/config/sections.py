@@ -63,6 +63,8 @@ class VocabularyConfig:
     :param lowercase: lowercase after NFKC normalisation.
     :param character_coverage: share of each language's characters (occurrences) the vocabulary's alphabet
         covers; the rarest characters become [UNK] (Chinese has thousands; see the Languages page).
+    :param core_share: the 13 default languages' (``languages.CORE``) share of the sample when the text has
+        other languages too (null: alpha alone decides); keeps their rows in a vocabulary of 34 languages.
     """
 
     RANGES: ClassVar[dict[str, Range]] = {
@@ -70,6 +72,7 @@ class VocabularyConfig:
         "alpha": (0, 1, False),
         "sample_size": (0, None, True),
         "character_coverage": (0, 1, True),
+        "core_share": (0, 1, True),
     }
 
     path: str | None = None
@@ -80,6 +83,7 @@ class VocabularyConfig:
     files: list[str] | None = None
     lowercase: bool = True
     character_coverage: float = CHARACTER_COVERAGE
+    core_share: float | None = None
 
 
 @dataclass

@@ -11,18 +11,50 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 
-def smoothed_language_shares(counts: Mapping[str, int], alpha: float) -> dict[str, float]:
-    """Return p_l proportional to n_l ** alpha for every language with n_l > 0."""
+@dataclass(frozen=True)
+class GroupShare:
+    """A fixed share of the sample for a group of languages (the rest shares the remainder).
+
+    Within each side the languages keep their alpha-smoothed proportions. A vocabulary for many languages
+    gives each fewer rows; this keeps a group's rows (the 13 default languages of a 34-language student) at
+    what it chooses, where alpha alone would hand them to the newcomers in proportion to their text.
+
+    :param languages: the group.
+    :param share: its share of the sample, in (0, 1] (1: the other languages get none).
+    """
+
+    languages: Collection[str]
+    share: float
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.share <= 1.0:
+            raise ValueError(f"a group's share must be in (0, 1], got {self.share}")
+
+
+def smoothed_language_shares(
+    counts: Mapping[str, int], alpha: float, group: GroupShare | None = None
+) -> dict[str, float]:
+    """Return p_l proportional to n_l ** alpha for every language with n_l > 0; with ``group``, its
+    languages together get ``group.share`` and the others the rest (when both sides have text)."""
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"alpha must be in [0, 1], got {alpha}")
     weights = {lang: float(n) ** alpha for lang, n in counts.items() if n > 0}
     if not weights:
         raise ValueError("no language has any sentence to sample from")
-    total = sum(weights.values())
-    return {lang: w / total for lang, w in weights.items()}
+    inside = {lang for lang in weights if group is not None and lang in group.languages}
+    if group is None or not inside or len(inside) == len(weights):
+        total = sum(weights.values())
+        return {lang: w / total for lang, w in weights.items()}
+    in_total = sum(weights[lang] for lang in inside)
+    out_total = sum(w for lang, w in weights.items() if lang not in inside)
+    return {
+        lang: group.share * w / in_total if lang in inside else (1.0 - group.share) * w / out_total
+        for lang, w in weights.items()
+    }
 
 
 def apportion(shares: Mapping[str, float], total: int) -> dict[str, int]:
@@ -47,13 +79,17 @@ def distinct_texts(texts: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
 
 
 def sample_by_language(
-    texts: Mapping[str, Sequence[str]], alpha: float, total: int, seed: int = 0
+    texts: Mapping[str, Sequence[str]],
+    alpha: float,
+    total: int,
+    seed: int = 0,
+    group: GroupShare | None = None,
 ) -> dict[str, list[str]]:
     """``total`` sentences drawn per language, ``apportion(p_l)`` of language l (with replacement when it
-    is short), with p_l from its distinct sentences."""
+    is short), with p_l from its distinct sentences (and ``group``'s share, if any)."""
     rng = random.Random(seed)
     pools = distinct_texts(texts)
-    shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha)
+    shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha, group)
     drawn: dict[str, list[str]] = {}
     for lang, want in apportion(shares, total).items():
         pool = pools[lang]

@@ -19,7 +19,12 @@ from typing import Literal
 from transformers import PreTrainedTokenizerFast
 
 from lingualite.tokenization.alphabet import CHARACTER_COVERAGE
-from lingualite.tokenization.sampling import distinct_texts, sample_by_language, smoothed_language_shares
+from lingualite.tokenization.sampling import (
+    GroupShare,
+    distinct_texts,
+    sample_by_language,
+    smoothed_language_shares,
+)
 from lingualite.tokenization.tokenizer import train_on_sample
 
 logger = logging.getLogger(__name__)
@@ -45,16 +50,21 @@ class VocabularySample:
 
 
 def sample_for_vocabulary(
-    texts: Mapping[str, Sequence[str]], alpha: float = 0.7, size: int = 300_000, seed: int = 0
+    texts: Mapping[str, Sequence[str]],
+    alpha: float = 0.7,
+    size: int = 300_000,
+    seed: int = 0,
+    group: GroupShare | None = None,
 ) -> VocabularySample:
     """Draw ``size`` sentences, ``round(size * p_l)`` of language l, with p_l proportional to n_l^alpha.
 
     :param texts: sentences per language code (repeats count once: n_l is the number of distinct ones).
     :param alpha: 1 keeps the raw shares, 0 gives every language the same share (paper 002: 0.7).
+    :param group: a fixed share of the sample for some languages (:class:`GroupShare`).
     """
     pools = distinct_texts(texts)
-    shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha)
-    return VocabularySample(sample_by_language(pools, alpha, size, seed), shares)
+    shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha, group)
+    return VocabularySample(sample_by_language(pools, alpha, size, seed, group), shares)
 
 
 def build_vocabulary(
@@ -66,6 +76,7 @@ def build_vocabulary(
     lowercase: bool = True,
     seed: int = 0,
     character_coverage: float = CHARACTER_COVERAGE,
+    group: GroupShare | None = None,
 ) -> tuple[PreTrainedTokenizerFast, VocabularySample]:
     """Train a ``size``-token vocabulary on a smoothed sample of ``texts``; returns it and the sample.
 
@@ -73,8 +84,9 @@ def build_vocabulary(
         small corpus the trainer may stop earlier: the embedding matrix is sized by ``len(tokenizer)``).
     :param kind: ``wordpiece`` (paper 002) or ``unigram``.
     :param character_coverage: share of each language's characters kept in the alphabet.
+    :param group: a fixed share of the sample for some languages (:class:`GroupShare`).
     """
-    sample = sample_for_vocabulary(texts, alpha=alpha, size=sample_size, seed=seed)
+    sample = sample_for_vocabulary(texts, alpha=alpha, size=sample_size, seed=seed, group=group)
     tokenizer = train_on_sample(
         {lang: sample.sentences[lang] for lang in sorted(sample.sentences)},
         size,

@@ -19,7 +19,9 @@ from lingualite.core.io_utils import atomic_dir
 from lingualite.core.progress import phase
 from lingualite.data.pairs import ParallelCorpus, expand_files, read_pairs
 from lingualite.models.run_folder import RunFolder
+from lingualite.text.languages import CORE
 from lingualite.tokenization import load_tokenizer
+from lingualite.tokenization.sampling import GroupShare
 from lingualite.tokenization.vocabulary import build_vocabulary
 from lingualite.training.distributed import DistributedContext
 
@@ -38,6 +40,11 @@ def pair_texts(
     if vocabulary.files is None and data.max_train_pairs is None:
         return lambda: corpus.texts
     return lambda: read_pairs(expand_files(vocabulary.files or data.train_files, "vocabulary")).texts
+
+
+def core_group(core_share: float | None) -> GroupShare | None:
+    """The 13 default languages' fixed share of a vocabulary's sample (``vocabulary.core_share``)."""
+    return None if core_share is None else GroupShare(CORE, core_share)
 
 
 def prepare_vocabulary(
@@ -87,6 +94,7 @@ def _reuse_or_train(
             vocabulary.lowercase,
             seed,
             vocabulary.character_coverage,
+            core_group(vocabulary.core_share),
         )
     info = {
         "kind": vocabulary.kind,
@@ -97,6 +105,7 @@ def _reuse_or_train(
         "sentences_per_language": sample.counts,
         "distinct_sentences_per_language": {lang: len(t) for lang, t in by_language.items()},
         "shares": {lang: round(s, 4) for lang, s in sample.shares.items()},
+        "core_share": vocabulary.core_share,
     }
     with atomic_dir(folder) as tmp:
         tokenizer.save_pretrained(str(tmp))
