@@ -42,3 +42,23 @@ def test_the_card_shows_the_register_table_per_language(static_model: Path, tmp_
     assert "| pair | help* | games |" in lines and "| en-fr | 0.900 (-0.050) | 0.500 (-0.300) |" in lines
     card = _card("small", {"train_pairs": 10}, {"en-fr": 1.0}, table)
     assert "## Registers: XSR P@1 per language" in card and "fixed pool of 50 candidates" in card
+
+
+@pytest.mark.parametrize("text", ["Ein kleiner Test.", "日本語の文です。", "Привет, мир!"])
+def test_a_compacted_tokenizer_json_is_smaller_and_tokenizes_the_same(tmp_path: Path, text: str) -> None:
+    from tokenizers import Tokenizer
+
+    from lingualite.reproduce.packaged_build import compact_tokenizer_json
+    from lingualite.tokenization.tokenizer import train_on_sample
+
+    sample = {
+        "de": ["Ein kleiner Test für alle."] * 5,
+        "ja": ["日本語の文です。"] * 5,
+        "ru": ["Привет, мир!"] * 5,
+    }
+    train_on_sample(sample, 200, "wordpiece", True, 1.0).save_pretrained(str(tmp_path))
+    path = tmp_path / "tokenizer.json"
+    before, size = Tokenizer.from_file(str(path)).encode(text).ids, path.stat().st_size
+    compact_tokenizer_json(path)
+    assert path.stat().st_size < size
+    assert Tokenizer.from_file(str(path)).encode(text).ids == before

@@ -201,10 +201,30 @@ def _distil(
         return
     cfg = load_distill_config(config, data_dir)
     read_only(cfg, folders, data_dir, SHIPPED_TRANSLATION_LANGS)  # not other folders of the data dir
-    if name == "static":  # the same text, hence the same sentences: reuse the teacher's vectors
-        cfg.teacher.cache_dir = str(runs["small"] / "teacher-cache")
+    if name == "static":  # the same text, hence the same sentences: the small run's teacher vectors
+        cfg.teacher.cache_dir = small_teacher_cache(runs["small"], data_dir)
     say(f"{name}: distilling `{config}` into {run}")
     train_distill(cfg, run, resume=(run / "checkpoints").is_dir(), progress=False, threads=threads)
+
+
+def small_teacher_cache(small_run: Path, data_dir: Path) -> str:
+    """Where the small student's run keeps its teacher vectors: its config's ``teacher.cache_dir``, else
+    the run's own ``teacher-cache`` (the static student reads the same text, so it reuses them)."""
+    from lingualite.config import load_distill_config
+
+    named = load_distill_config("distill", data_dir).teacher.cache_dir
+    return named or str(small_run / "teacher-cache")
+
+
+def compact_tokenizer_json(path: Path) -> None:
+    """Rewrite a ``tokenizer.json`` without indentation and with its letters as UTF-8, not ``\\u`` escapes.
+
+    tokenizers writes it indented and ASCII-escaped: a third of a 66k-row vocabulary's file is spaces and
+    escapes of CJK pieces. The same JSON value, so every loader reads the same tokenizer."""
+    value = json.loads(path.read_text(encoding="utf-8"))
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    tmp.replace(path)
 
 
 def folder_bytes(folder: Path) -> int:
@@ -217,6 +237,7 @@ def _small_files(onnx: Path, out: Path) -> None:
         if (onnx / name).is_file():
             (out / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(onnx / name, out / name)
+    compact_tokenizer_json(out / "tokenizer.json")
     (out / "onnx").mkdir()
     shutil.copy2(onnx / "onnx" / "encoder_int8.onnx", out / "onnx" / "encoder_int8.onnx")
     meta = json.loads((onnx / "onnx" / "lingualite_onnx.json").read_text(encoding="utf-8"))
@@ -242,6 +263,7 @@ def _static_files(run: Path, out: Path) -> None:
             shutil.copy2(item, out / item.name)
         elif item.name in keep and item.is_dir():
             shutil.copytree(item, out / item.name)
+    compact_tokenizer_json(out / "tokenizer.json")
     for table in out.rglob("model.safetensors"):
         tensors = load_file(str(table))
         save_file({k: v.astype("float16") for k, v in tensors.items()}, str(table))
