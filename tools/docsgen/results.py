@@ -50,6 +50,9 @@ LOSO_BROAD = (
 
 
 LANG34 = "A student of all 34 languages (configs/distill-all.yaml), measured and not shipped"
+LANG34_CORE = (
+    "All 34 languages with the 13's vocabulary share fixed (vocabulary.core_share), measured and not shipped"
+)
 LEVERS = (
     "Leave one register out and the width and vocabulary levers: 3,000-step students of the broad recipe "
     "(research notes: Beyond the training domains)"
@@ -80,6 +83,7 @@ PAGES = (
         "([Speed tiers and export](../speed-and-export.md) explains the tiers). Compare ratios within one run: "
         "the machines' speed differed between runs.",
         (
+            Section("lang34-core/encode_speed.json", f"{LANG34_CORE}: speed beside USE-m", encode_speed),
             Section("lang34/encode_speed.json", f"{LANG34}: speed beside USE-m", encode_speed),
             Section("encode_speed.json", "The speed tiers (en-de/es/fr/it students)", encode_speed),
             Section(
@@ -156,6 +160,7 @@ PAGES = (
         (
             Section("register_table.json", "Every register, every language", register_table),
             Section("lang34/register_table.json", f"{LANG34}: every register", register_table),
+            Section("lang34-core/register_table.json", f"{LANG34_CORE}: every register", register_table),
             Section("levers/register_loro.json", LEVERS, register_table),
         ),
     ),
@@ -202,6 +207,9 @@ PAGES = (
             Section("lang34/language_table.json", f"{LANG34}: XSR P@1 per language pair", language_table),
             Section("lang34/any_pair_table.json", f"{LANG34}: any two languages", any_pair_table),
             Section("lang34/everyday_table.json", f"{LANG34}: the everyday sentences", everyday_table),
+            Section(
+                "lang34-core/everyday_table.json", f"{LANG34_CORE}: the everyday sentences", everyday_table
+            ),
             Section(
                 "teacher_map.json",
                 "The second teacher: e5-small's vectors mapped into USE-m's space",
