@@ -62,3 +62,13 @@ def test_a_compacted_tokenizer_json_is_smaller_and_tokenizes_the_same(tmp_path: 
     compact_tokenizer_json(path)
     assert path.stat().st_size < size
     assert Tokenizer.from_file(str(path)).encode(text).ids == before
+
+
+def test_each_packaged_model_has_its_own_size_budget(tmp_path: Path) -> None:
+    from lingualite.core.errors import LinguaLiteError
+    from lingualite.reproduce.packaged_build import MODEL_BUDGET_BYTES, check_budgets
+
+    check_budgets({"small": 9_900_000, "static": 11_900_000}, tmp_path)  # 21.8 MB in all: within
+    with pytest.raises(LinguaLiteError, match=r"small 10\.30 MB > 10 MB"):
+        check_budgets({"small": 10_300_000, "static": 1}, tmp_path)
+    assert MODEL_BUDGET_BYTES == {"small": 10_000_000, "static": 12_000_000}

@@ -88,7 +88,7 @@ PAGES = (
             Section("encode_speed.json", "The speed tiers (en-de/es/fr/it students)", encode_speed),
             Section(
                 "encode_speed_13langs.json",
-                "The 13-language models (a run in which USE-m and torch ran 6-8x slower than before)",
+                "The shipped 13-language models beside USE-m, in one run",
                 encode_speed,
             ),
             Section("encode_speed_static.json", "The static students", encode_speed),
