@@ -87,6 +87,28 @@ def test_fp32_and_int8_graphs_match_the_torch_model(models, kind: str, tmp_path:
     np.testing.assert_allclose(again, torch_vectors[:20], atol=1e-6)
 
 
+def test_a_4_bit_token_table_halves_the_table_and_keeps_the_vectors(models, tmp_path: Path) -> None:
+    import json
+
+    import onnx
+
+    int8 = export_onnx(models["student"], tmp_path / "int8", quantize="int8")
+    table4 = export_onnx(models["student"], tmp_path / "table4", quantize="int8-table4")
+    graph = onnx.load(str(tmp_path / "table4" / "onnx" / "encoder_int8.onnx"))
+    assert "GatherBlockQuantized" in {n.op_type for n in graph.graph.node}
+    assert table4.int8_bytes < int8.int8_bytes
+    texts = _sentences()
+    reference = load_encoder(f"onnx:{tmp_path / 'table4'}").encode(texts)
+    vectors = load_encoder(f"onnx-int8:{tmp_path / 'table4'}").encode(texts)
+    assert _cosines(vectors, reference).min() >= 0.97
+    meta = json.loads((tmp_path / "table4" / "onnx" / "lingualite_onnx.json").read_text(encoding="utf-8"))
+    assert "4 bits" in meta["quantization"] and meta["parity_min_cosine"]["int8"] == pytest.approx(
+        table4.int8_cosine_min, abs=1e-6
+    )
+    with pytest.raises(LinguaLiteError, match="int8-table4"):
+        export_onnx(models["student"], tmp_path / "bad", quantize="int4")
+
+
 def test_plain_onnxruntime_needs_only_the_graph_and_the_tokenizer(models, tmp_path: Path) -> None:
     import onnxruntime as ort
     from sentence_transformers import SentenceTransformer

@@ -190,7 +190,10 @@ def export_command(
     output: Annotated[Path, typer.Option(help="New folder: the model's files plus onnx/encoder*.onnx.")],
     quantize: Annotated[
         str | None,
-        typer.Option(help="int8: also write a dynamically quantized graph (VNNI on CPUs that have it)."),
+        typer.Option(
+            help="int8: also write a dynamically quantized graph (VNNI on CPUs that have it); int8-table4: the "
+            "same with the token table in 4 bits (a vocabulary twice as large in the same bytes)."
+        ),
     ] = None,
     overwrite: Annotated[
         bool,
