@@ -102,11 +102,21 @@ def test_a_4_bit_token_table_halves_the_table_and_keeps_the_vectors(models, tmp_
     vectors = load_encoder(f"onnx-int8:{tmp_path / 'table4'}").encode(texts)
     assert _cosines(vectors, reference).min() >= 0.97
     meta = json.loads((tmp_path / "table4" / "onnx" / "lingualite_onnx.json").read_text(encoding="utf-8"))
-    assert "4 bits" in meta["quantization"] and meta["parity_min_cosine"]["int8"] == pytest.approx(
-        table4.int8_cosine_min, abs=1e-6
-    )
+    done = meta["quantization"]
+    assert done["mode"] == "int8-table4" and done["tables"] == "int4" and done["opset"] >= 21
+    assert any("word_embeddings" in name for name in done["tables_quantized"])
+    assert meta["parity_min_cosine"]["int8"] == pytest.approx(table4.int8_cosine_min, abs=1e-6)
     with pytest.raises(LinguaLiteError, match="int8-table4"):
         export_onnx(models["student"], tmp_path / "bad", quantize="int4")
+
+
+def test_the_4_bit_quantizer_leaves_no_logging_handler_behind(models, tmp_path: Path) -> None:
+    import logging
+
+    root = logging.getLogger()
+    before = list(root.handlers)
+    export_onnx(models["student"], tmp_path / "out", quantize="int8-table4")
+    assert root.handlers == before
 
 
 def test_plain_onnxruntime_needs_only_the_graph_and_the_tokenizer(models, tmp_path: Path) -> None:

@@ -72,3 +72,21 @@ def test_each_packaged_model_has_its_own_size_budget(tmp_path: Path) -> None:
     with pytest.raises(LinguaLiteError, match=r"small 10\.30 MB > 10 MB"):
         check_budgets({"small": 10_300_000, "static": 1}, tmp_path)
     assert MODEL_BUDGET_BYTES == {"small": 10_000_000, "static": 12_000_000}
+
+
+def test_a_build_reexports_a_graph_of_another_quantization(tmp_path: Path) -> None:
+    import json
+
+    from lingualite.reproduce.packaged_build import SMALL_QUANTIZE, exported_mode
+
+    folder = tmp_path / "small-onnx"
+    assert exported_mode(folder) is None  # nothing exported yet
+    (folder / "onnx").mkdir(parents=True)
+    (folder / "onnx" / "encoder_int8.onnx").write_bytes(b"graph")
+    meta = folder / "onnx" / "lingualite_onnx.json"
+    meta.write_text(json.dumps({"quantization": None}), encoding="utf-8")
+    assert exported_mode(folder) is None  # an export from before the mode was recorded: redone
+    meta.write_text(json.dumps({"quantization": {"mode": "int8"}}), encoding="utf-8")
+    assert exported_mode(folder) == "int8" != SMALL_QUANTIZE
+    meta.write_text(json.dumps({"quantization": {"mode": SMALL_QUANTIZE}}), encoding="utf-8")
+    assert exported_mode(folder) == SMALL_QUANTIZE  # kept
