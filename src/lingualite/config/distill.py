@@ -121,9 +121,8 @@ class DistillVocabularyConfig(VocabularyConfig):
     """
 
     kind: Literal["unigram", "wordpiece", "teacher"] = "wordpiece"
-    size: int = (
-        100_000  # the shipped recipe (configs/distill.yaml): 100k beat 64k and 50k on text nobody trained on
-    )
+    # the shipped recipe (configs/distill.yaml): 100k beat 64k and 50k on text nobody trained on
+    size: int = 100_000
 
     def validate(self) -> None:
         if self.kind == "teacher" and self.path:

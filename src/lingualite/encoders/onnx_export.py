@@ -280,8 +280,6 @@ def _quantize(source: Path, target: Path, table_bits: int = 8) -> dict[str, Any]
     4-bit weight-only quantizer instead. Returns what was done, for the folder's ONNX metadata."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    if table_bits == 4:  # its import calls logging.basicConfig(INFO): imported here, its handler removed
-        _import_nbits_quantizer()
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # onnxruntime logs a pre-processing suggestion on the root logger
@@ -301,13 +299,16 @@ def _quantize(source: Path, target: Path, table_bits: int = 8) -> dict[str, Any]
 
 
 def _import_nbits_quantizer() -> Any:
+    """onnxruntime's weight-only quantizer module, whose import calls ``logging.basicConfig(level=INFO)``: the
+    root logger's handlers and level are put back as they were."""
     root = logging.getLogger()
-    before = list(root.handlers)
+    before, level = list(root.handlers), root.level
     from onnxruntime.quantization import matmul_nbits_quantizer
 
     for handler in root.handlers[:]:
         if handler not in before:
             root.removeHandler(handler)
+    root.setLevel(level)
     return matmul_nbits_quantizer
 
 
