@@ -559,7 +559,7 @@ CARDS = Path(__file__).resolve().parents[1] / "packages" / "lingualite-models" /
 def update_cards(result: dict[str, Any], cards: Path = CARDS) -> list[Path]:
     """Put the register table of ``lingualite-small`` / ``lingualite-static`` (with the gap to the teacher)
     into their model cards in the repository's package, replacing an earlier one (#40 item 5)."""
-    from lingualite.reproduce.packaged_build import register_section
+    from lingualite.reproduce.packaged_card import register_section
 
     written = []
     for name, folder in (("lingualite-small", "small"), ("lingualite-static", "static")):

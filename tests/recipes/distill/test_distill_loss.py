@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from lingualite.recipes.distill.loss import MultilingualMSELoss
+from lingualite.recipes.distill.loss import MultilingualMSELoss, TeacherMaskedAlignment
 
 
 def test_loss_is_the_mean_of_both_sides_mse_and_eq2_over_2d() -> None:
@@ -88,3 +88,46 @@ def test_an_unknown_distance_is_refused() -> None:
     with pytest.raises(ValueError, match="one of"):
         MultilingualMSELoss(distance="l1")  # type: ignore[arg-type]
     assert MultilingualMSELoss().plain_mse and not MultilingualMSELoss(distance="cosine").plain_mse
+
+
+def _unit(x: torch.Tensor) -> torch.Tensor:
+    return torch.nn.functional.normalize(x, dim=-1)
+
+
+def test_alignment_is_eq5_by_scaled_cosine_in_both_directions() -> None:
+    torch.manual_seed(0)
+    src, tgt, teacher = torch.randn(5, 8), torch.randn(5, 8), torch.eye(5, 8)  # distinct teacher vectors
+    scores = 20.0 * _unit(src) @ _unit(tgt).T
+    labels = torch.arange(5)
+    ce = torch.nn.functional.cross_entropy
+    expected = (ce(scores, labels) + ce(scores.T, labels)) / 2
+    assert math.isclose(float(TeacherMaskedAlignment()(src, tgt, teacher)), float(expected), rel_tol=1e-5)
+
+
+def test_alignment_leaves_out_negatives_the_teacher_calls_the_same_sentence() -> None:
+    # rows 0 and 1: the same source (a UI string in two languages); the student maps them to one point
+    teacher = torch.tensor([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    student = torch.tensor([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    masked = float(TeacherMaskedAlignment()(student, student, teacher))
+    unmasked = float(TeacherMaskedAlignment(same_above=2.0)(student, student, teacher))  # nothing is the same
+    assert masked < 1e-6  # each row's only candidates are itself and the unrelated row
+    assert math.isclose(unmasked, 2 / 3 * math.log(2), rel_tol=1e-4)  # rows 0 and 1 tie with each other
+
+
+def test_alignment_weight_adds_the_term_and_its_part() -> None:
+    torch.manual_seed(1)
+    src, tgt, teacher = torch.randn(4, 6), torch.randn(4, 6), torch.randn(4, 6)
+    plain, _ = MultilingualMSELoss()(src, tgt, teacher)
+    loss, parts = MultilingualMSELoss(alignment_weight=0.5)(src, tgt, teacher)
+    term = TeacherMaskedAlignment()(src, tgt, teacher)
+    assert math.isclose(float(loss), float(plain + 0.5 * term), rel_tol=1e-5)
+    assert math.isclose(float(parts["alignment"]), float(term), rel_tol=1e-5)
+    assert "alignment" not in MultilingualMSELoss()(src, tgt, teacher)[1]
+
+
+def test_alignment_gradient_pulls_a_translation_towards_its_source() -> None:
+    src = torch.tensor([[1.0, 0.0], [0.0, 1.0]])
+    tgt = torch.tensor([[0.6, 0.8], [0.0, 1.0]], requires_grad=True)  # pair 0's translation leans to 1's
+    TeacherMaskedAlignment()(src, tgt, src).backward()
+    step = _unit(tgt.detach() - 0.01 * tgt.grad)
+    assert float(step[0] @ src[0]) > float(_unit(tgt.detach())[0] @ src[0])

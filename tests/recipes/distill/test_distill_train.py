@@ -211,3 +211,16 @@ def test_issue_40_levers_teacher_token_rows_and_cosine_loss(
     assert np.isfinite(result.summary["final_metrics"]["valid_mse"])
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["token_init"] == counts
+
+
+@pytest.mark.parametrize("kind", ["transformer", "static"])
+def test_the_alignment_term_is_trained_and_logged(tiny_distill_config, tmp_path: Path, kind: str) -> None:
+    cfg = tiny_distill_config(
+        student={"kind": kind}, optim={"max_steps": 3, "alignment_weight": 0.01, "log_every": 1}
+    )
+    result = distill(cfg, tmp_path / "run", progress=False)
+    logged = [json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
+    terms = [row["alignment"] for row in logged if "alignment" in row]
+    assert terms and all(np.isfinite(t) and t >= 0 for t in terms) and terms[0] > 0  # a softmax's CE
+    assert np.isfinite(result.summary["final_metrics"]["valid_mse"])
+    assert "alignment" not in {k for row in logged if row["step"] == 0 for k in row}  # validation is plain MSE

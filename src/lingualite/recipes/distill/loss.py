@@ -10,6 +10,7 @@ import torch
 from torch import nn
 
 from lingualite.losses.matryoshka import matryoshka_terms, shrink
+from lingualite.losses.sentence_alignment import pair_scores
 
 
 class MultilingualMSELoss(nn.Module):
@@ -64,6 +65,11 @@ class MultilingualMSELoss(nn.Module):
     ``mse+cosine`` is their sum: the direction, with the MSE still anchoring the length. Only the full
     vector's term changes; Matryoshka prefix terms are already cosine-like (see above).
 
+    Cross-lingual term (``optim.alignment_weight`` > 0, issue #40): ``weight *`` :class:`TeacherMaskedAlignment`
+    of the two sides' vectors is added to the pair loss (part ``alignment``). The distance alone asks each
+    vector to sit near its teacher's; this term asks a translation to be nearer its own source than the
+    batch's other sources, which is what retrieval scores.
+
     With ``pca.enabled: false`` the teacher's prefix is a plain subset of its coordinates, not a summary:
     keep PCA on for Matryoshka training. Parts gain ``mse@d``.
 
@@ -79,11 +85,15 @@ class MultilingualMSELoss(nn.Module):
         matryoshka_dims: Sequence[int] | None = None,
         matryoshka_weights: Sequence[float] | None = None,
         distance: Literal["mse", "cosine", "mse+cosine"] = "mse",
+        alignment_weight: float = 0.0,
+        alignment_scale: float = 20.0,
     ) -> None:
         super().__init__()
         if distance not in ("mse", "cosine", "mse+cosine"):
             raise ValueError(f"distance: {distance!r} is not one of ['mse', 'cosine', 'mse+cosine']")
         self.distance = distance
+        self.alignment_weight = alignment_weight
+        self.alignment = TeacherMaskedAlignment(alignment_scale) if alignment_weight > 0 else None
         from sentence_transformers.sentence_transformer.losses import MSELoss
 
         # MSELoss only needs a model for its optional projection; its distance reduction is what we reuse.
@@ -96,6 +106,10 @@ class MultilingualMSELoss(nn.Module):
         """The loss and both sides' MSE as detached 0-d tensors (read them with ``float``)."""
         teacher = teacher.detach()
         loss, parts = self.vectors_loss([source, target], teacher)
+        if self.alignment is not None:
+            term = self.alignment(source, target, teacher)
+            loss = loss + self.alignment_weight * term
+            parts["alignment"] = term.detach()
         with torch.no_grad():
             parts.update(  # detached tensors: read on log steps only, no host sync per step (GPU)
                 mse_source=nn.functional.mse_loss(source.float(), teacher.float()),
@@ -143,3 +157,33 @@ class MultilingualMSELoss(nn.Module):
 def cosine_distance(student: torch.Tensor, teacher: torch.Tensor) -> torch.Tensor:
     """Mean over the batch of ``1 - cos(student_i, teacher_i)``: 0 for parallel vectors of any lengths."""
     return (1 - nn.functional.cosine_similarity(student.float(), teacher.float(), dim=-1)).mean()
+
+
+class TeacherMaskedAlignment(nn.Module):
+    """Paper 000's in-batch sentence alignment (Eq. 5) on a distilled student, by scaled cosine:
+    ``CE(scale * cos(S(x_j), S(t_k)))_j + CE(scale * cos(S(t_j), S(x_k)))_j``, averaged over the pairs: each
+    side must pick its own translation among the batch's B (the mean of the two directions).
+
+    A batch of parallel data holds the same sentence more than once (a UI string translated into twelve
+    languages, a Bible verse in each edition), and Eq. 5 would push those apart as negatives. The teacher
+    knows: pairs ``j != k`` whose teacher vectors have cosine >= ``same_above`` are left out of each other's
+    softmax (the idea of GISTEmbed's guided negatives, Solatorio 2024, with the distillation's own teacher
+    vectors as the guide). Written here rather than with sentence-transformers' ``GISTEmbedLoss``, which
+    calls a guide model on the texts; the guide's vectors are already in the batch.
+    """
+
+    def __init__(self, scale: float = 20.0, same_above: float = 0.95) -> None:
+        super().__init__()
+        self.scale, self.same_above = scale, same_above
+
+    def forward(self, source: torch.Tensor, target: torch.Tensor, teacher: torch.Tensor) -> torch.Tensor:
+        """The term for one batch: ``source`` and ``target`` (B, d) student vectors, ``teacher`` (B, d)."""
+        scores = pair_scores(source.float(), target.float(), "cosine", self.scale)
+        with torch.no_grad():
+            unit = nn.functional.normalize(teacher.float(), dim=-1)
+            same = unit @ unit.T >= self.same_above
+            same.fill_diagonal_(False)
+        scores = scores.masked_fill(same, float("-inf"))
+        labels = torch.arange(scores.shape[0], device=scores.device)
+        ce = nn.functional.cross_entropy
+        return (ce(scores, labels) + ce(scores.T, labels)) / 2

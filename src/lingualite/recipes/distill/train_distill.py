@@ -172,7 +172,13 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
     if not cfg.pca.enabled:  # the student's dimension is the teacher's own: known only now
         source = "the teacher's, pca.enabled: false"
         check_matryoshka(cfg.matryoshka_dims, cfg.matryoshka_weights, student.output_dim, "config", source)
-    loss_fn = MultilingualMSELoss(cfg.matryoshka_dims, cfg.matryoshka_weights, distance=cfg.optim.loss)
+    loss_fn = MultilingualMSELoss(
+        cfg.matryoshka_dims,
+        cfg.matryoshka_weights,
+        distance=cfg.optim.loss,
+        alignment_weight=cfg.optim.alignment_weight,
+        alignment_scale=cfg.optim.alignment_scale,
+    )
     device = resolve_device(opts.device)
     announce(device, opts.device)  # once: an ST teacher on the same device said the same line
     student.to(device)

@@ -1,0 +1,47 @@
+"""A packaged model's card: its register table, and the objective it names from the run's config."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.slow  # the static_model fixture trains a model: left out of the fast tier
+def test_the_card_shows_the_register_table_per_language(static_model: Path, tmp_path: Path) -> None:
+    from lingualite.reproduce.packaged_build import register_check
+    from lingualite.reproduce.packaged_card import model_card, register_section
+
+    table = register_check(f"static:{static_model}", tmp_path)  # no prepared data: the everyday set only
+    assert table["pool"] == 50 and {r.split("/")[0] for r in table["p_at_1"]} == {"everyday"}
+    assert all(0.0 <= p <= 1.0 for row in table["p_at_1"].values() for p in row.values())
+    lines = register_section(
+        {"pool": 50, "max_pairs": 100, "p_at_1": {"help": {"en-fr": 0.9}, "games": {"en-fr": 0.5}}},
+        ("help",),
+        {"help": {"en-fr": 0.95}, "games": {"en-fr": 0.8}},
+        "USE-m",
+    )
+    assert "| pair | help* | games |" in lines and "| en-fr | 0.900 (-0.050) | 0.500 (-0.300) |" in lines
+    card = model_card("small", {"train_pairs": 10}, {"en-fr": 1.0}, table)
+    assert "## Registers: XSR P@1 per language" in card and "fixed pool of 50 candidates" in card
+    assert "Objective: the MSE to the teacher's vector (paper 002 Eq. 2)." in card
+
+
+def test_the_card_names_the_cross_lingual_term_when_the_run_had_one() -> None:
+    from lingualite.reproduce.packaged_card import objective_line
+
+    assert objective_line({"loss": "mse", "alignment_weight": 0.0}) == (
+        "Objective: the MSE to the teacher's vector (paper 002 Eq. 2)."
+    )
+    line = objective_line({"loss": "cosine", "alignment_weight": 0.01})
+    assert (
+        line.startswith("Objective: 1 - cosine") and "plus 0.01 x paper 000's" in line and "(Eq. 5)" in line
+    )
+
+
+def test_the_objective_is_read_from_the_runs_saved_config(tmp_path: Path) -> None:
+    from lingualite.reproduce.packaged_card import run_optim
+
+    assert run_optim(tmp_path) == {}  # a run folder without config.yaml: the card says the paper's MSE
+    (tmp_path / "config.yaml").write_text("mode: distill\noptim:\n  loss: mse\n  alignment_weight: 0.01\n")
+    assert run_optim(tmp_path) == {"loss": "mse", "alignment_weight": 0.01}
