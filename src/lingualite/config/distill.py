@@ -244,6 +244,7 @@ class DistillOptimConfig(PairOptimConfig):
     """
 
     LOSSES: ClassVar[tuple[str, ...]] = ("mse", "cosine", "mse+cosine")
+    RANGES: ClassVar[dict[str, Range]] = {"alignment_scale": (0, None, True)}
 
     max_steps: int | None = 8000
     eval_every: int = 1000
@@ -256,10 +257,6 @@ class DistillOptimConfig(PairOptimConfig):
         super().validate()
         if self.loss not in self.LOSSES:
             raise ConfigError(f"optim.loss: {self.loss!r} is not one of {list(self.LOSSES)}")
-        if not self.alignment_weight >= 0:
-            raise ConfigError(f"optim.alignment_weight: {self.alignment_weight!r} must be >= 0 (0: off)")
-        if not self.alignment_scale > 0:
-            raise ConfigError(f"optim.alignment_scale: {self.alignment_scale!r} must be > 0")
 
 
 @dataclass
