@@ -98,3 +98,37 @@ def test_the_pre_tokenizer_isolates_han_kana_and_their_marks(kind: str) -> None:
     content = [p.replace("▁", "") for p in pieces if p.replace("▁", "")]
     assert content[:11] == ["東", "京", "ー", "は", "「", "日", "本", "」", "々", "〆", "・"]
     assert content[11:] == ["ab", "한국어"]
+
+
+@pytest.mark.parametrize("kind", ["unigram", "wordpiece"])
+def test_kana_runs_stay_whole_and_han_and_marks_stay_single(kind: str) -> None:
+    rule = pre_tokenizer(kind, kana="runs")  # type: ignore[arg-type]
+    pieces = [
+        p
+        for p, _ in rule.pre_tokenize_str("コンピューター・ゲームをしてください。東京ーは「日本」々ab 한국어")
+    ]
+    content = [p.replace("▁", "") for p in pieces if p.replace("▁", "")]
+    # Katakana and Hiragana runs whole (the prolonged mark inside a run of either), the rest one character
+    assert content == [
+        "コンピューター", "・", "ゲーム", "をしてください", "。", "東", "京", "ーは", "「", "日", "本", "」",
+        "々", "ab", "한국어",
+    ]  # fmt: skip
+
+
+def test_an_unknown_kana_rule_is_refused() -> None:
+    with pytest.raises(ValueError, match="kana must be"):
+        pre_tokenizer("wordpiece", kana="words")  # type: ignore[arg-type]
+
+
+def test_a_kana_runs_vocabulary_learns_multi_letter_kana_pieces_and_saves_the_rule(tmp_path) -> None:
+    text = {
+        "ja": ["コンピューターを使います", "コンピューターが好きです", "ゲームをしてください"] * 20,
+        "en": ["the computer", "please play the game"] * 20,
+    }
+    tok = train_tokenizer(text, vocab_size=200, kind="wordpiece", sample_size=200, kana="runs")
+    tokens = tok.tokenize("コンピューターを使います")
+    assert any(len(_content(t)) > 1 for t in tokens if re.search("[\u30a0-\u30ff]", t)), tokens
+    assert tok.unk_token_id not in tok("コンピューターを使います", add_special_tokens=False)["input_ids"]
+    tok.save_pretrained(str(tmp_path))  # the rule travels in tokenizer.json: tokenizers alone agree
+    reloaded = Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    assert reloaded.encode("ゲームをしてください").ids == tok("ゲームをしてください")["input_ids"]

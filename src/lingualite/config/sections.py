@@ -65,6 +65,8 @@ class VocabularyConfig:
         covers; the rarest characters become [UNK] (Chinese has thousands; see the Languages page).
     :param core_share: the 13 default languages' (``languages.CORE``) share of the sample when the text has
         other languages too (null: alpha alone decides); keeps their rows in a vocabulary of 34 languages.
+    :param kana: ``characters``: every Hiragana/Katakana letter a pre-token of its own, as Han; ``runs``: a
+        Kana run is one pre-token the sub-word model cuts (:mod:`lingualite.tokenization.segmentation`).
     """
 
     RANGES: ClassVar[dict[str, Range]] = {
@@ -84,6 +86,7 @@ class VocabularyConfig:
     lowercase: bool = True
     character_coverage: float = CHARACTER_COVERAGE
     core_share: float | None = None
+    kana: Literal["characters", "runs"] = "characters"
 
 
 @dataclass

@@ -25,7 +25,7 @@ from lingualite.tokenization.alphabet import (
     without_rare,
 )
 from lingualite.tokenization.sampling import sample_by_language
-from lingualite.tokenization.segmentation import pre_tokenizer
+from lingualite.tokenization.segmentation import KanaRule, pre_tokenizer
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +52,7 @@ def train_tokenizer(
     lowercase: bool = True,
     seed: int = 0,
     character_coverage: float = CHARACTER_COVERAGE,
+    kana: KanaRule = "characters",
 ) -> PreTrainedTokenizerFast:
     """Train a shared vocabulary on sentences of every language, sampled with p_l proportional to n_l^alpha.
 
@@ -64,9 +65,11 @@ def train_tokenizer(
     :param lowercase: lowercase after NFKC normalisation (helps a small vocabulary; the encoder is then cased-blind).
     :param character_coverage: share of each language's characters the vocabulary keeps (see
         :mod:`lingualite.tokenization.alphabet`); the rarest become [UNK].
+    :param kana: ``characters`` (each Kana letter a pre-token) or ``runs`` (a Kana run is one pre-token the
+        sub-word model cuts; :func:`~lingualite.tokenization.segmentation.isolate_characters`).
     """
     sample = sample_by_language(texts, alpha=alpha, total=sample_size, seed=seed)
-    return train_on_sample(sample, vocab_size, kind, lowercase, character_coverage)
+    return train_on_sample(sample, vocab_size, kind, lowercase, character_coverage, kana)
 
 
 def train_on_sample(
@@ -75,8 +78,10 @@ def train_on_sample(
     kind: Literal["unigram", "wordpiece"],
     lowercase: bool = True,
     character_coverage: float = CHARACTER_COVERAGE,
+    kana: KanaRule = "characters",
 ) -> PreTrainedTokenizerFast:
-    """Train a vocabulary on already drawn sentences per language (all of them, in order)."""
+    """Train a vocabulary on already drawn sentences per language (all of them, in order); ``kana``: see
+    :func:`~lingualite.tokenization.segmentation.isolate_characters`."""
     if vocab_size < len(SPECIAL_TOKENS) + 10:
         raise ValueError(f"vocab_size must be at least {len(SPECIAL_TOKENS) + 10}, got {vocab_size}")
     if kind == "unigram":
@@ -93,7 +98,7 @@ def train_on_sample(
         )
     else:
         raise ValueError(f"kind must be 'unigram' or 'wordpiece', got {kind!r}")
-    tok.pre_tokenizer = pre_tokenizer(kind)
+    tok.pre_tokenizer = pre_tokenizer(kind, kana)
     tok.normalizer = _normalizer(lowercase)
     corpus = _training_text(sample, tok.normalizer.normalize_str, vocab_size, character_coverage)
     tok.train_from_iterator(corpus, trainer=trainer, length=len(corpus))

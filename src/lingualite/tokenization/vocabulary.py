@@ -25,6 +25,7 @@ from lingualite.tokenization.sampling import (
     sample_by_language,
     smoothed_language_shares,
 )
+from lingualite.tokenization.segmentation import KanaRule
 from lingualite.tokenization.tokenizer import train_on_sample
 
 logger = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ def build_vocabulary(
     seed: int = 0,
     character_coverage: float = CHARACTER_COVERAGE,
     group: GroupShare | None = None,
+    kana: KanaRule = "characters",
 ) -> tuple[PreTrainedTokenizerFast, VocabularySample]:
     """Train a ``size``-token vocabulary on a smoothed sample of ``texts``; returns it and the sample.
 
@@ -85,6 +87,7 @@ def build_vocabulary(
     :param kind: ``wordpiece`` (paper 002) or ``unigram``.
     :param character_coverage: share of each language's characters kept in the alphabet.
     :param group: a fixed share of the sample for some languages (:class:`GroupShare`).
+    :param kana: Kana letters one pre-token each, or in runs (:func:`~lingualite.tokenization.segmentation.isolate_characters`).
     """
     sample = sample_for_vocabulary(texts, alpha=alpha, size=sample_size, seed=seed, group=group)
     tokenizer = train_on_sample(
@@ -93,6 +96,7 @@ def build_vocabulary(
         kind,
         lowercase,
         character_coverage,
+        kana,
     )
     counts = ", ".join(f"{lang} {n:,} ({sample.shares[lang]:.1%})" for lang, n in sample.counts.items())
     logger.info(

@@ -95,6 +95,7 @@ def _reuse_or_train(
             seed,
             vocabulary.character_coverage,
             core_group(vocabulary.core_share),
+            vocabulary.kana,
         )
     info = {
         "kind": vocabulary.kind,
@@ -106,6 +107,7 @@ def _reuse_or_train(
         "distinct_sentences_per_language": {lang: len(t) for lang, t in by_language.items()},
         "shares": {lang: round(s, 4) for lang, s in sample.shares.items()},
         "core_share": vocabulary.core_share,
+        "kana": vocabulary.kana,
     }
     with atomic_dir(folder) as tmp:
         tokenizer.save_pretrained(str(tmp))
