@@ -64,6 +64,11 @@ TOKENIZERS = {
         normalizers.Sequence([normalizers.NFKC(), normalizers.Replace("\t", " "), normalizers.Lowercase()]),
         pre_tokenizer("wordpiece"),
     ),
+    # `vocabulary.kana: runs` (the shipped models): Kana runs whole, Han and CJK marks single characters
+    "kana-runs": _wordpiece(
+        normalizers.Sequence([normalizers.NFKC(), normalizers.Replace("\t", " "), normalizers.Lowercase()]),
+        pre_tokenizer("wordpiece", kana="runs"),
+    ),
 }
 
 
@@ -114,6 +119,17 @@ def test_cuts_chinese_and_japanese_into_their_characters(name: str) -> None:
     # a kana followed by the combining voicing mark is not cut there: NFKC composes the two
     voiced = ["かか\u3099き", "ｶﾞｷ"]
     assert [list(ids) for ids in cache.ids(voiced)] == _expected(tok, voiced)
+
+
+def test_with_kana_runs_cuts_at_han_and_keeps_kana_runs_whole() -> None:
+    tok = TOKENIZERS["kana-runs"]
+    cache = _cache(tok)
+    texts = ["東京は日本の首都です。コンピューターを使います", "すごーい・ゲーム"]
+    assert [list(ids) for ids in cache.ids(texts)] == _expected(tok, texts)
+    # cut at each Han character and CJK mark, never inside a Kana run (ー lengthens the run it is in)
+    assert {"東", "京", "日", "本", "。", "・", "首", "都", "使"} <= set(cache.words)
+    assert {"は", "です", "コンピューターを", "います", "すごーい", "ゲーム"} <= set(cache.words)
+    assert not {"ー", "コ", "す"} & set(cache.words)
 
 
 def test_long_words_are_tokenized_but_not_remembered() -> None:
@@ -223,7 +239,7 @@ def test_memory_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
             t,
             "pre_tokenizer",
             pre_tokenizers.Sequence(
-                [pre_tokenizers.BertPreTokenizer(), pre_tokenizers.Split(Regex(r"[\p{Han}]+"), "isolated")]
+                [pre_tokenizers.BertPreTokenizer(), pre_tokenizers.Split(Regex(r"[\p{Han}]{2}"), "isolated")]
             ),
         ),
         lambda t: setattr(
@@ -242,7 +258,7 @@ def test_memory_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         "prepend",
         "added-token-with-space",
         "split-on-a-string",
-        "split-on-runs",
+        "split-on-a-counted-pattern",
         "split-merging",
     ],
 )

@@ -8,6 +8,8 @@ after them:
   (lingualite's vocabularies, :mod:`lingualite.tokenization.segmentation`) or BERT's normaliser surrounds them
   with spaces (``handle_chinese_chars``). A Chinese or Japanese sentence is one "word" for ``str.split``: cut,
   it becomes single characters and the rest, which the cache holds once each instead of whole sentences.
+  A ``Split`` may also keep runs (``[Hiragana]+|[Katakana]+|[Han...]``, ``vocabulary.kana: runs``): then the
+  characters of its single-character classes that no run class holds are the ones always isolated.
 
 Cutting must not change what the normaliser does at the cut: a character is only cut when the normaliser leaves
 it as it is (or only pads it with spaces), and never before a character that canonical composition could join
@@ -34,6 +36,7 @@ __all__ = [
     "isolating_split",
     "joiners_after_punctuation",
     "joining_characters",
+    "split_classes",
 ]
 
 # The blocks probed for isolated characters: CJK symbols and punctuation, Hiragana, Katakana (and its phonetic
@@ -45,8 +48,9 @@ _PROBED: dict[str, str] = {}
 
 
 def isolating_split(spec: dict[str, Any]) -> bool:
-    """A ``Split`` pre-tokenizer that makes each character it matches a piece of its own (or drops it), with
-    a one-character pattern: which characters it cuts at does not depend on their neighbours."""
+    """A ``Split`` pre-tokenizer that makes each match a piece of its own (or drops it), where a match is one
+    character or a run of one character class (:func:`split_classes`): it only cuts within a word, and which
+    characters it always isolates does not depend on their neighbours."""
     if (
         spec.get("type") != "Split"
         or spec.get("invert")
@@ -56,7 +60,26 @@ def isolating_split(spec: dict[str, Any]) -> bool:
     pattern = spec.get("pattern") or {}
     if "String" in pattern:
         return len(pattern["String"]) == 1
-    return bool(_ONE_CHARACTER_CLASS.fullmatch(pattern.get("Regex", "")))
+    return split_classes(pattern.get("Regex", "")) is not None
+
+
+def split_classes(regex: str) -> tuple[list[str], list[str]] | None:
+    """A ``Split`` regex written as alternatives that are each one character class, alone or followed by
+    ``+``: its single-character classes and its run classes; None for any other regex."""
+    single: list[str] = []
+    runs: list[str] = []
+    rest = regex
+    while rest:
+        match = _ONE_CHARACTER_CLASS.match(rest)
+        if match is None:
+            return None
+        rest = rest[match.end() :]
+        (runs if rest.startswith("+") else single).append(match.group())
+        rest = rest.removeprefix("+")
+        if rest and not rest.startswith("|"):
+            return None
+        rest = rest.removeprefix("|")
+    return (single, runs) if single or runs else None
 
 
 def isolates_punctuation(spec: dict[str, Any] | None) -> bool:
@@ -83,11 +106,13 @@ def _probe(tokenizer: Any, steps: list[dict[str, Any]]) -> str:
     matched: set[str] = set()
     for step in filter(isolating_split, steps):
         pattern = step["pattern"]
-        removing = pre_tokenizers.Split(
-            pattern["String"] if "String" in pattern else Regex(pattern["Regex"]), behavior="removed"
-        )
-        kept = {i for _, (start, end) in removing.pre_tokenize_str(candidates) for i in range(start, end)}
-        matched.update(c for i, c in enumerate(candidates) if i not in kept)
+        if "String" in pattern:
+            matched.update(_matched(pattern["String"], candidates))
+            continue
+        single, runs = split_classes(pattern["Regex"]) or ([], [])
+        in_runs = set().union(*(_matched(Regex(cls), candidates) for cls in runs))
+        for cls in single:  # a run class holding the character could take it into a run
+            matched.update(_matched(Regex(cls), candidates) - in_runs)
     normalize = tokenizer.normalizer.normalize_str if tokenizer.normalizer is not None else str
     joining = joining_characters()
     found = []
@@ -98,6 +123,13 @@ def _probe(tokenizer: Any, steps: list[dict[str, Any]]) -> str:
         if (normal == char and char in matched) or normal == f" {char} ":
             found.append(char)
     return "".join(found)
+
+
+def _matched(pattern: Any, candidates: str) -> set[str]:
+    """The characters of ``candidates`` that ``pattern`` (a string or a one-character class) matches."""
+    removing = pre_tokenizers.Split(pattern, behavior="removed")
+    kept = {i for _, (start, end) in removing.pre_tokenize_str(candidates) for i in range(start, end)}
+    return {c for i, c in enumerate(candidates) if i not in kept}
 
 
 def _steps(spec: dict[str, Any] | None) -> list[dict[str, Any]]:
