@@ -118,11 +118,15 @@ class DistillVocabularyConfig(VocabularyConfig):
     mBERT vocabulary); the teacher must then be a sentence-transformers folder (or ``minilm``).
 
     :param kind: ``wordpiece`` (paper 002), ``unigram``, or ``teacher`` (the teacher's own tokenizer).
+    :param monolingual: also sample the untranslated text and word lists the run trains on
+        (``data.monolingual_files``, as read for training), not only the pairs: the vocabulary then knows the
+        characters and words of everyday text the pairs lack (咖啡, 駅, 어땠어 are [UNK] otherwise).
     """
 
     kind: Literal["unigram", "wordpiece", "teacher"] = "wordpiece"
     # the shipped recipe (configs/distill.yaml): 100k beat 64k and 50k on text nobody trained on
     size: int = 100_000
+    monolingual: bool = False
 
     def validate(self) -> None:
         if self.kind == "teacher" and self.path:

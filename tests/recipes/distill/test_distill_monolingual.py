@@ -86,6 +86,9 @@ def test_reading_dedups_excludes_held_out_text_and_caps_per_file(tmp_path: Path)
     assert len(french) == 3 and len(set(french)) == 3  # an equal share: 6 // 2 files
     assert text.stats["read"] == 17 and text.stats["duplicates"] == 2 and text.stats["excluded_held_out"] == 3
     assert text.stats["per_file"] == {en: 2, fr: 3}
+    assert text.by_language == {"en": english, "fr": french}  # what vocabulary.monolingual samples
+    merged = text.with_pairs(lambda: {"fr": ["Une paire."], "de": ["Ein Paar."]})()
+    assert merged == {"fr": ["Une paire.", *french], "de": ["Ein Paar."], "en": english}
     assert read_monolingual(cfg, ["A training source."]).sentences == text.sentences  # seeded
 
     (tmp_path / "mono" / "de.txt").write_bytes(b"Ein Satz.\nkaputt \xff\n")
@@ -164,3 +167,28 @@ def test_monolingual_sentences_reach_the_mse_loss_with_their_teacher_vectors(
             assert np.abs(expected - row).max(axis=1).min() < 1e-5
     logged = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
     assert any("mse_monolingual" in r for r in logged)
+
+
+def test_the_vocabulary_samples_the_untranslated_text_when_asked(
+    tiny_distill_config, tiny_words: list[str], tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setattr(
+        train_module,
+        "load_teacher",
+        lambda *a, **k: Teacher("numpy", lambda t: np.ones((len(t), 12), np.float32), "numpy-ones"),
+    )
+    # a word only the untranslated text holds: without the key it is no token (its letters are [UNK])
+    _write(tmp_path / "mono" / "en.txt", [f"жук {i}" for i in range(30)])
+    runs = {}
+    for monolingual in (False, True):
+        cfg = tiny_distill_config(
+            data={"monolingual_files": [str(tmp_path / "mono" / "*.txt")], "monolingual_exclude_files": []},
+            vocabulary={"monolingual": monolingual},
+            pca={"dim": 4},
+            optim={"max_steps": 1},
+        )
+        out = tmp_path / f"run-{monolingual}"
+        distill(cfg, out, progress=False)
+        runs[monolingual] = json.loads((out / "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
+    assert not any("ж" in token for token in runs[False])  # no pair holds a Cyrillic letter
+    assert any("ж" in token for token in runs[True])

@@ -137,16 +137,18 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
         raise LinguaLiteError(
             f"only {len(corpus.pairs)} training pairs for optim.batch_size {cfg.optim.batch_size}"
         )
-    with _timed(summary, "vocabulary"):
-        texts = vocabulary_texts(cfg, corpus)
-        vocabulary = cfg.vocabulary
-        if vocabulary.kind == "teacher":  # paper 002, Table 1: the student reads the teacher's tokens
-            vocabulary = dataclasses.replace(vocabulary, path=str(teacher_tokenizer_folder(cfg.teacher.name)))
-        tokenizer, summary["vocabulary"] = prepare_vocabulary(vocabulary, run, texts, cfg.seed, opts.resume)
     with _timed(summary, "read_monolingual"):
         mono = read_monolingual(cfg, {a for a, _ in corpus.pairs})
         if mono.sentences:
             summary["monolingual"] = mono.stats
+    with _timed(summary, "vocabulary"):
+        texts = vocabulary_texts(cfg, corpus)
+        if cfg.vocabulary.monolingual:
+            texts = mono.with_pairs(texts)
+        vocabulary = cfg.vocabulary
+        if vocabulary.kind == "teacher":  # paper 002, Table 1: the student reads the teacher's tokens
+            vocabulary = dataclasses.replace(vocabulary, path=str(teacher_tokenizer_folder(cfg.teacher.name)))
+        tokenizer, summary["vocabulary"] = prepare_vocabulary(vocabulary, run, texts, cfg.seed, opts.resume)
     targets, pair_rows, valid_targets = _teacher_targets(cfg, run, corpus, mono, valid_sets, opts, summary)
 
     with _timed(summary, "tokenize"):

@@ -46,11 +46,27 @@ class MonolingualText:
 
     :param second: per sentence, True where its target comes from ``teacher.second`` (its language is one the
         first teacher does not know); empty when there are no sentences.
+    :param by_language: the same sentences per language of the file they came from (files not named by a
+        language code are left out): what ``vocabulary.monolingual`` adds to the vocabulary's sample.
     """
 
     sentences: list[str]
     stats: dict[str, Any]
     second: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    by_language: dict[str, list[str]] = field(default_factory=dict)
+
+    def with_pairs(self, pair_texts: Callable[[], Any]) -> Callable[[], dict[str, list[str]]]:
+        """``pair_texts`` (the vocabulary's sentences per language) with these sentences added to each
+        language's (``vocabulary.monolingual``): the vocabulary then holds the characters and words of the
+        untranslated text and word lists the student is trained on, not only of the pairs'."""
+
+        def texts() -> dict[str, list[str]]:
+            merged = {lang: list(lines) for lang, lines in pair_texts().items()}
+            for lang, lines in self.by_language.items():
+                merged.setdefault(lang, []).extend(lines)
+            return merged
+
+        return texts
 
 
 def _file_sentences(path: Path, taken: set[str], seen: SeenTexts, counts: dict[str, int]) -> list[str]:
@@ -109,7 +125,12 @@ def read_monolingual(cfg: DistillConfig, pair_sources: Collection[str]) -> Monol
     if unknown:  # languages the teacher does not know: the second teacher's, or left out
         key = "second_teacher_files" if cfg.teacher.second else "unknown_to_teacher_files"
         stats[key] = [str(p) for p in unknown]
-    return MonolingualText(sentences, stats, second)
+    by_language: dict[str, list[str]] = {}
+    for path, chunk in zip(files, per_file, strict=True):
+        lang = _file_language(path)
+        if lang is not None:
+            by_language.setdefault(lang, []).extend(chunk)
+    return MonolingualText(sentences, stats, second, by_language)
 
 
 def _file_language(path: Path) -> str | None:
