@@ -131,6 +131,11 @@ class DistillVocabularyConfig(VocabularyConfig):
     def validate(self) -> None:
         if self.kind == "teacher" and self.path:
             raise ConfigError("vocabulary: kind teacher takes the teacher's tokenizer; do not set path too")
+        if self.monolingual and (self.path or self.kind == "teacher"):
+            raise ConfigError(
+                "vocabulary: monolingual samples text for a vocabulary trained here; "
+                "it does nothing with path or kind teacher"
+            )
 
 
 @dataclass

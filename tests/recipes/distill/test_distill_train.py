@@ -107,6 +107,9 @@ def test_the_student_can_read_the_teachers_own_vocabulary(
 
     with pytest.raises(ConfigError, match="kind teacher takes the teacher's tokenizer; do not set path"):
         tiny_distill_config(vocabulary={"kind": "teacher", "path": str(tiny_teacher)})
+    for given in ({"kind": "teacher"}, {"path": str(tiny_teacher)}):  # nothing would be sampled
+        with pytest.raises(ConfigError, match="monolingual samples text for a vocabulary trained here"):
+            tiny_distill_config(vocabulary={**given, "monolingual": True})
 
     # A teacher without a tokenizer of its own: one line, before the teacher encodes anything.
     cfg = tiny_distill_config(vocabulary={"kind": "teacher"}, teacher={"name": "use-m"})
@@ -223,4 +226,6 @@ def test_the_alignment_term_is_trained_and_logged(tiny_distill_config, tmp_path:
     terms = [row["alignment"] for row in logged if "alignment" in row]
     assert terms and all(np.isfinite(t) and t >= 0 for t in terms) and terms[0] > 0  # a softmax's CE
     assert np.isfinite(result.summary["final_metrics"]["valid_mse"])
-    assert "alignment" not in {k for row in logged if row["step"] == 0 for k in row}  # validation is plain MSE
+    assert "alignment" not in {
+        k for row in logged if row["step"] == 0 for k in row
+    }  # validation is plain MSE
