@@ -49,17 +49,18 @@ CHARACTER_SCRIPTS: tuple[str, ...] = tuple(
 # them: the prolonged sound mark and the double hyphen and middle dot of Katakana, and the CJK symbols and
 # punctuation block (。、「」『』【】〜〆 ...) without its combining tone marks (U+302A-U+302F), which must stay
 # on their base letter. Fullwidth ！？（） need no rule: NFKC turns them into ASCII.
-CHARACTER_MARKS = r"\x{30FC}\x{30A0}\x{30FB}\x{3001}-\x{3029}\x{3030}-\x{303F}"
+_PROLONGED = r"\x{30FC}"  # ー
+_OTHER_MARKS = r"\x{30A0}\x{30FB}\x{3001}-\x{3029}\x{3030}-\x{303F}"
+CHARACTER_MARKS = _PROLONGED + _OTHER_MARKS
 CHARACTER_PATTERN = "[" + "".join(rf"\p{{{s}}}" for s in CHARACTER_SCRIPTS) + CHARACTER_MARKS + "]"
 # ``kana: runs``: the Kana scripts in runs (the prolonged sound mark ー inside a run of either, as in
 # コンピューター), every other character of CHARACTER_PATTERN still one pre-token.
 KANA_SCRIPTS = ("Hiragana", "Katakana")
-_PROLONGED = r"\x{30FC}"
 _SINGLE = [s for s in CHARACTER_SCRIPTS if s not in KANA_SCRIPTS]
 KANA_RUNS_PATTERN = "|".join(
     [
         *(rf"[\p{{{s}}}{_PROLONGED}]+" for s in KANA_SCRIPTS),
-        "[" + "".join(rf"\p{{{s}}}" for s in _SINGLE) + CHARACTER_MARKS.replace(_PROLONGED, "") + "]",
+        "[" + "".join(rf"\p{{{s}}}" for s in _SINGLE) + _OTHER_MARKS + "]",
     ]
 )
 
