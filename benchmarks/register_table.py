@@ -279,9 +279,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         only=args.registers,
         min_pairs=args.min_pairs,
     )
-    if not regs.cells:
+    if not regs.cells and not regs.texts:  # text alone is a run too: teacher fidelity on a validation register
         raise SystemExit(
-            f"{data_dir}: no held-out pairs found (prepared*/en-xx/test.tsv) and no everyday set"
+            f"{data_dir}: no held-out pairs found (prepared*/en-xx/test.tsv), no everyday set and no text"
         )
     print(
         f"{len(regs.cells)} cells in {len(regs.parallel_registers)} parallel registers "

@@ -288,3 +288,18 @@ def test_everyday_sub_registers_become_registers_of_their_own(monkeypatch: pytes
         ("everyday/daily", "en-fr", ["Hello.", "Rain."]),
         ("everyday/news", "en-fr", ["A report."]),
     ]
+
+
+def test_text_alone_is_a_run_for_a_validation_register(data_dir: Path, tmp_path: Path) -> None:
+    """A register of text only (no pairs, no everyday set) still runs: fidelity on it needs no translation."""
+    out = tmp_path / "val"
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "register_table.py"), "--data-dir", str(data_dir)]
+    cmd += ["--models", "tfidf", "--references", "tfidf", "--langs", "fr", "--registers", "fortunes"]
+    cmd += ["--no-everyday", "--fidelity-models", "--out", str(out), "--cache", str(tmp_path / "c")]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert result["registers"] == {
+        "fortunes": {"kind": "text", "origin": "corpora/fortunes/<lang>.txt", "texts": {"fr": 2}}
+    }
+    assert result["p_at_1"] == {"tfidf": {}} and result["pairs"] == []
