@@ -279,7 +279,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         only=args.registers,
         min_pairs=args.min_pairs,
     )
-    if not regs.cells and not regs.texts:  # text alone is a run too: teacher fidelity on a validation register
+    # text alone is a run too: teacher fidelity on a validation register needs no pairs
+    if not regs.cells and not regs.texts:
         raise SystemExit(
             f"{data_dir}: no held-out pairs found (prepared*/en-xx/test.tsv), no everyday set and no text"
         )
