@@ -85,6 +85,9 @@ class DistillDataConfig(PairDataConfig):
         (null: ``optim.batch_size``).
     :param monolingual_exclude_files: pair files whose sentences (either side) are never trained on as
         monolingual text, on top of ``valid_files``: the test splits, so that no evaluation text leaks.
+    :param ranked_monolingual_files: those of ``monolingual_files`` whose lines are ranked, most frequent first
+        (word lists): the per-file share keeps their first lines instead of a seeded sample, so a capped word
+        list holds a language's commonest words (咖啡, 汽车, 窓), not a random quarter of its 50,000.
     """
 
     RANGES: ClassVar[dict[str, Range]] = {
@@ -107,6 +110,7 @@ class DistillDataConfig(PairDataConfig):
     monolingual_exclude_files: list[str] = field(
         default_factory=lambda: [f"{{data_dir}}/{d}/*/test.tsv" for d in _PAIR_DIRS]
     )
+    ranked_monolingual_files: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -122,6 +126,9 @@ class DistillVocabularyConfig(VocabularyConfig):
         (``data.monolingual_files``, as read for training), not only the pairs: the vocabulary then knows the
         characters and words of everyday text the pairs lack (咖啡, 駅, 어땠어 are [UNK] otherwise). Nothing to
         sample with ``path`` or ``kind: teacher`` (no vocabulary is trained).
+    :param word_lists: the ranked word lists the run trains on (``data.ranked_monolingual_files``, their kept
+        head) join the sample whole, besides the drawn sentences: every character and piece of a language's
+        commonest words is in the vocabulary, whichever of them the draw missed (妈, 汤, 뚜껑).
     """
 
     kind: Literal["unigram", "wordpiece", "teacher"] = "wordpiece"
@@ -131,6 +138,7 @@ class DistillVocabularyConfig(VocabularyConfig):
     # pairs on text nobody trained on (docs/research/out-of-domain.md, 2026-11-28)
     kana: Literal["characters", "runs"] = "runs"
     monolingual: bool = True
+    word_lists: bool = False
 
     def validate(self) -> None:
         if self.kind == "teacher" and self.path:

@@ -99,6 +99,33 @@ def test_reading_dedups_excludes_held_out_text_and_caps_per_file(tmp_path: Path)
         read_monolingual(cfg, [])
 
 
+def test_a_ranked_word_list_keeps_its_commonest_words_under_the_cap(tmp_path: Path) -> None:
+    words = [f"word{i}" for i in range(40)]  # most frequent first, as the lexicon source writes them
+    lexicon = _write(tmp_path / "lexicon" / "fr.txt", ["maison", *words])
+    mono = _write(tmp_path / "mono" / "fr.txt", [f"Phrase numéro {i}." for i in range(40)])
+    valid = _write(tmp_path / "en-fr" / "valid.tsv", ["A house.\tUne maison."])
+    data = {
+        "valid_files": [valid],
+        "monolingual_files": [mono, lexicon],
+        "max_monolingual_sentences": 10,
+        "monolingual_exclude_files": [],
+    }
+    cfg = config_from_dict({"data": data}, "test", mode="distill")
+    sampled = read_monolingual(cfg, ["maison"]).stats["per_file"]
+    assert sampled == {mono: 5, lexicon: 5}
+    cfg = config_from_dict({"data": {**data, "ranked_monolingual_files": [lexicon]}}, "test", mode="distill")
+    text = read_monolingual(cfg, ["maison"])  # "maison" has a pair: dropped, the cap takes the next word
+    assert [s for s in text.sentences if s.startswith("word")] == words[:5]
+    assert len([s for s in text.sentences if s.startswith("Phrase")]) == 5  # the other file stays sampled
+    assert (
+        text.sentences
+        != read_monolingual(config_from_dict({"data": data}, "test", mode="distill"), []).sentences
+    )
+    cfg.data.ranked_monolingual_files = [_write(tmp_path / "other.txt", ["x"])]
+    with pytest.raises(LinguaLiteError, match=r"other\.txt is not one of data\.monolingual_files"):
+        read_monolingual(cfg, [])
+
+
 def test_batches_are_deterministic_padded_and_point_at_the_monolingual_rows() -> None:
     ids = RaggedIds.from_lists([[2, 5, 3], [2, 6, 7, 8, 3], [2, 9, 3], [2, 4, 4, 3]])
     batches = MonolingualBatches(ids, batch_size=2, seed=0, first_row=100, pad_id=0)
@@ -192,3 +219,34 @@ def test_the_vocabulary_samples_the_untranslated_text_when_asked(
         runs[monolingual] = json.loads((out / "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
     assert not any("ж" in token for token in runs[False])  # no pair holds a Cyrillic letter
     assert any("ж" in token for token in runs[True])
+
+
+def test_the_ranked_word_lists_join_the_vocabulary_whole_when_asked(
+    tiny_distill_config, tiny_words: list[str], tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setattr(
+        train_module,
+        "load_teacher",
+        lambda *a, **k: Teacher("numpy", lambda t: np.ones((len(t), 12), np.float32), "numpy-ones"),
+    )
+    lexicon = _write(tmp_path / "lexicon" / "en.txt", ["жук", "мышь"])  # letters no pair holds
+    data = {
+        "monolingual_files": [lexicon],
+        "ranked_monolingual_files": [lexicon],
+        "monolingual_exclude_files": [],
+    }
+    runs = {}
+    for word_lists in (False, True):
+        cfg = tiny_distill_config(
+            data=data,
+            vocabulary={"monolingual": False, "word_lists": word_lists},
+            pca={"dim": 4},
+            optim={"max_steps": 1},
+        )
+        out = tmp_path / f"run-{word_lists}"
+        distill(cfg, out, progress=False)
+        runs[word_lists] = json.loads((out / "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
+        summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert not any("ж" in token for token in runs[False])
+    assert any("ж" in token for token in runs[True]) and any("ы" in token for token in runs[True])
+    assert summary["vocabulary"]["whole_lines_per_language"] == {"en": 2}

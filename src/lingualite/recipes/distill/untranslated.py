@@ -10,7 +10,8 @@ the teacher on; the parallel pairs still tie the languages together.
 drops every sentence of the validation and ``data.monolingual_exclude_files`` pair files (either side, after
 NFKC, casefold and whitespace collapsing: :class:`lingualite.data.unseen.SeenTexts`), the held-out everyday
 sentences (:func:`lingualite.data.evalsets.everyday.is_everyday`) and the pairs' own
-sources (they have targets already), and caps them with an equal seeded share per file. A file named by the code
+sources (they have targets already), and caps them with an equal seeded share per file (the first lines of a
+ranked word list, ``data.ranked_monolingual_files``). A file named by the code
 of a language the teacher does not know (``lexicon/el.txt`` for USE-m) is left out and counted, or, with
 ``teacher.second``, kept and marked for the second teacher (:mod:`lingualite.recipes.distill.second_teacher`).
 :class:`MonolingualBatches` cuts length-bucketed batches of them, deterministic in (seed, step) like the pair
@@ -30,6 +31,7 @@ import torch
 from transformers import PreTrainedTokenizerFast
 
 from lingualite.config.distill import DistillConfig
+from lingualite.core.errors import LinguaLiteError
 from lingualite.data.evalsets.everyday import is_everyday
 from lingualite.data.lines import iter_line_chunks
 from lingualite.data.pairs import expand_files, subsample
@@ -48,12 +50,15 @@ class MonolingualText:
         first teacher does not know); empty when there are no sentences.
     :param by_language: the same sentences per language of the file they came from (files not named by a
         language code are left out): what ``vocabulary.monolingual`` adds to the vocabulary's sample.
+    :param ranked_by_language: the words of the ranked word lists among them, per language: what
+        ``vocabulary.word_lists`` puts into the vocabulary's sample whole.
     """
 
     sentences: list[str]
     stats: dict[str, Any]
     second: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     by_language: dict[str, list[str]] = field(default_factory=dict)
+    ranked_by_language: dict[str, list[str]] = field(default_factory=dict)
 
     def with_pairs(self, pair_texts: Callable[[], Any]) -> Callable[[], dict[str, list[str]]]:
         """``pair_texts`` (the vocabulary's sentences per language) with these sentences added to each
@@ -114,7 +119,11 @@ def read_monolingual(cfg: DistillConfig, pair_sources: Collection[str]) -> Monol
     share = None
     if data.max_monolingual_sentences is not None and files:
         share = max(1, data.max_monolingual_sentences // len(files))
-    per_file = [subsample(chunk, share, cfg.seed) for chunk in per_file]
+    ranked = _ranked_files(data.ranked_monolingual_files, files)
+    per_file = [
+        chunk[:share] if p in ranked else subsample(chunk, share, cfg.seed)
+        for p, chunk in zip(files, per_file, strict=True)
+    ]
     sentences = [s for chunk in per_file for s in chunk]
     second = np.concatenate(
         [np.full(len(chunk), p in unknown, dtype=bool) for p, chunk in zip(files, per_file, strict=True)]
@@ -126,11 +135,27 @@ def read_monolingual(cfg: DistillConfig, pair_sources: Collection[str]) -> Monol
         key = "second_teacher_files" if cfg.teacher.second else "unknown_to_teacher_files"
         stats[key] = [str(p) for p in unknown]
     by_language: dict[str, list[str]] = {}
+    ranked_by_language: dict[str, list[str]] = {}
     for path, chunk in zip(files, per_file, strict=True):
         lang = _file_language(path)
         if lang is not None:
             by_language.setdefault(lang, []).extend(chunk)
-    return MonolingualText(sentences, stats, second, by_language)
+            if path in ranked:
+                ranked_by_language.setdefault(lang, []).extend(chunk)
+    return MonolingualText(sentences, stats, second, by_language, ranked_by_language)
+
+
+def _ranked_files(patterns: list[str], files: list[Path]) -> set[Path]:
+    """The files of ``data.ranked_monolingual_files`` (word lists, most frequent first); each must be one of the
+    monolingual files, else the key would silently do nothing."""
+    ranked = set(expand_files(patterns, "ranked monolingual")) if patterns else set()
+    stray = sorted(str(p) for p in ranked - set(files))
+    if stray:
+        raise LinguaLiteError(
+            f"data.ranked_monolingual_files: {stray[0]} is not one of data.monolingual_files"
+            + (f" (and {len(stray) - 1} more)" if len(stray) > 1 else "")
+        )
+    return ranked
 
 
 def _file_language(path: Path) -> str | None:
