@@ -48,3 +48,16 @@ def test_build_vocabulary_returns_a_wordpiece_tokenizer_and_its_sample() -> None
     assert sum(sample.counts.values()) == pytest.approx(3000, abs=len(SIZES))
     ids = tokenizer("gato perro casa 7")["input_ids"]
     assert tokenizer.unk_token_id not in ids[1:-1]
+
+
+def test_whole_lines_reach_the_vocabulary_however_the_draw_falls() -> None:
+    texts = {"en": [f"cat dog {i}" for i in range(500)], "ko": [f"집 {i}" for i in range(500)]}
+    texts["ko"].append("뚜껑")  # one line in 501: a sample of 40 almost surely misses it
+    plain, sample = build_vocabulary(texts, size=200, kind="wordpiece", sample_size=40, seed=1)
+    assert "뚜껑" not in [s for lines in sample.sentences.values() for s in lines]
+    assert plain.unk_token_id in plain("뚜껑")["input_ids"]
+    tok, sample = build_vocabulary(
+        texts, size=200, kind="wordpiece", sample_size=40, seed=1, whole={"ko": ["뚜껑"]}
+    )
+    assert sample.whole == {"ko": ["뚜껑"]} and sum(sample.counts.values()) == pytest.approx(40, abs=2)
+    assert tok.unk_token_id not in tok("뚜껑")["input_ids"]  # both syllables, the second as a word piece

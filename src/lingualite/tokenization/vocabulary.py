@@ -37,10 +37,12 @@ class VocabularySample:
 
     :param sentences: the drawn sentences per language (with repeats where a language is short).
     :param shares: the target share p_l of each language.
+    :param whole: lines added to each language's drawn sentences, all of them (word lists), if any.
     """
 
     sentences: dict[str, list[str]]
     shares: dict[str, float]
+    whole: dict[str, list[str]] | None = None
 
     @property
     def counts(self) -> dict[str, int]:
@@ -79,6 +81,7 @@ def build_vocabulary(
     character_coverage: float = CHARACTER_COVERAGE,
     group: GroupShare | None = None,
     kana: KanaRule = "characters",
+    whole: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[PreTrainedTokenizerFast, VocabularySample]:
     """Train a ``size``-token vocabulary on a smoothed sample of ``texts``; returns it and the sample.
 
@@ -88,10 +91,18 @@ def build_vocabulary(
     :param character_coverage: share of each language's characters kept in the alphabet.
     :param group: a fixed share of the sample for some languages (:class:`GroupShare`).
     :param kana: Kana letters one pre-token each, or in runs (:func:`~lingualite.tokenization.segmentation.isolate_characters`).
+    :param whole: lines per language that join the drawn sentences whole (not drawn, not counted in the
+        shares): a word list's every word reaches the trainer, its characters the alphabet.
     """
     sample = sample_for_vocabulary(texts, alpha=alpha, size=sample_size, seed=seed, group=group)
+    if whole:
+        sample.whole = {lang: list(lines) for lang, lines in whole.items()}
+    extra = sample.whole or {}
     tokenizer = train_on_sample(
-        {lang: sample.sentences[lang] for lang in sorted(sample.sentences)},
+        {
+            lang: [*sample.sentences.get(lang, []), *extra.get(lang, [])]
+            for lang in sorted({*sample.sentences, *extra})
+        },
         size,
         kind,
         lowercase,

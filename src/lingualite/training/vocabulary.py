@@ -55,8 +55,11 @@ def prepare_vocabulary(
     resume: bool,
     ctx: DistributedContext | None = None,
     show: bool = True,
+    whole: Callable[[], Texts] | None = None,
 ) -> tuple[PreTrainedTokenizerFast, dict[str, Any]]:
-    """The run's tokenizer and what was done (for the summary); ``texts`` is only called to train one."""
+    """The run's tokenizer and what was done (for the summary); ``texts`` is only called to train one.
+
+    :param whole: lines per language that join the drawn sample whole (``vocabulary.word_lists``)."""
     ctx = ctx or DistributedContext()
     if vocabulary.path:
         tokenizer = load_tokenizer(vocabulary.path)
@@ -64,7 +67,7 @@ def prepare_vocabulary(
     folder = run.tokenizer_dir
     info: dict[str, Any] = {}
     if ctx.is_main:  # the other ranks decide nothing: they wait for the main rank's folder, then load it
-        info = _reuse_or_train(vocabulary, run, texts, seed, resume, show)
+        info = _reuse_or_train(vocabulary, run, texts, seed, resume, show, whole)
     ctx.barrier()
     return load_tokenizer(folder), info
 
@@ -76,6 +79,7 @@ def _reuse_or_train(
     seed: int,
     resume: bool,
     show: bool,
+    whole: Callable[[], Texts] | None = None,
 ) -> dict[str, Any]:
     folder, record_path = run.tokenizer_dir, run.tokenizer_dir / RECORD
     settings = {**asdict(vocabulary), "seed": seed}
@@ -96,6 +100,7 @@ def _reuse_or_train(
             vocabulary.character_coverage,
             core_group(vocabulary.core_share),
             vocabulary.kana,
+            whole() if whole is not None else None,
         )
     info = {
         "kind": vocabulary.kind,
@@ -109,6 +114,8 @@ def _reuse_or_train(
         "core_share": vocabulary.core_share,
         "kana": vocabulary.kana,
     }
+    if whole is not None:
+        info["whole_lines_per_language"] = {lang: len(t) for lang, t in (sample.whole or {}).items()}
     with atomic_dir(folder) as tmp:
         tokenizer.save_pretrained(str(tmp))
         (tmp / RECORD).write_text(json.dumps({"settings": settings, "summary": info}))

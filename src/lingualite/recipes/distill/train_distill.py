@@ -148,7 +148,11 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
         vocabulary = cfg.vocabulary
         if vocabulary.kind == "teacher":  # paper 002, Table 1: the student reads the teacher's tokens
             vocabulary = dataclasses.replace(vocabulary, path=str(teacher_tokenizer_folder(cfg.teacher.name)))
-        tokenizer, summary["vocabulary"] = prepare_vocabulary(vocabulary, run, texts, cfg.seed, opts.resume)
+        ranked = mono.ranked_by_language  # vocabulary.word_lists: these join the vocabulary's sample whole
+        whole = (lambda: ranked) if cfg.vocabulary.word_lists else None
+        tokenizer, summary["vocabulary"] = prepare_vocabulary(
+            vocabulary, run, texts, cfg.seed, opts.resume, whole=whole
+        )
     targets, pair_rows, valid_targets = _teacher_targets(cfg, run, corpus, mono, valid_sets, opts, summary)
 
     with _timed(summary, "tokenize"):
