@@ -142,17 +142,7 @@ def _distill(cfg: DistillConfig, run: RunFolder, opts: RunOptions, smoke_caps: l
         if mono.sentences:
             summary["monolingual"] = mono.stats
     with _timed(summary, "vocabulary"):
-        texts = vocabulary_texts(cfg, corpus)
-        if cfg.vocabulary.monolingual:
-            texts = mono.with_pairs(texts)
-        vocabulary = cfg.vocabulary
-        if vocabulary.kind == "teacher":  # paper 002, Table 1: the student reads the teacher's tokens
-            vocabulary = dataclasses.replace(vocabulary, path=str(teacher_tokenizer_folder(cfg.teacher.name)))
-        ranked = mono.ranked_by_language  # vocabulary.word_lists: these join the vocabulary's sample whole
-        whole = (lambda: ranked) if cfg.vocabulary.word_lists else None
-        tokenizer, summary["vocabulary"] = prepare_vocabulary(
-            vocabulary, run, texts, cfg.seed, opts.resume, whole=whole
-        )
+        tokenizer, summary["vocabulary"] = _student_vocabulary(cfg, run, corpus, mono, opts.resume)
     targets, pair_rows, valid_targets = _teacher_targets(cfg, run, corpus, mono, valid_sets, opts, summary)
 
     with _timed(summary, "tokenize"):
@@ -238,6 +228,22 @@ def _export(
 
     export_into(run.path, export, card)
     logger.info("exported the student to %s", run.path)
+
+
+def _student_vocabulary(
+    cfg: DistillConfig, run: RunFolder, corpus: ParallelCorpus, mono: MonolingualText, resume: bool
+) -> tuple[PreTrainedTokenizerFast, dict[str, Any]]:
+    """The vocabulary stage: the pairs' sentences, the untranslated text (``vocabulary.monolingual``) and the
+    ranked word lists whole (``vocabulary.word_lists``); or the teacher's own tokenizer (paper 002, Table 1)."""
+    texts = vocabulary_texts(cfg, corpus)
+    if cfg.vocabulary.monolingual:
+        texts = mono.with_pairs(texts)
+    vocabulary = cfg.vocabulary
+    if vocabulary.kind == "teacher":  # the student reads the teacher's tokens
+        vocabulary = dataclasses.replace(vocabulary, path=str(teacher_tokenizer_folder(cfg.teacher.name)))
+    ranked = mono.ranked_by_language
+    whole = (lambda: ranked) if cfg.vocabulary.word_lists else None
+    return prepare_vocabulary(vocabulary, run, texts, cfg.seed, resume, whole=whole)
 
 
 def _teacher_targets(

@@ -21,6 +21,7 @@ batches, so ``--resume`` stays exact.
 from __future__ import annotations
 
 import copy
+import fnmatch
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,7 @@ import torch
 from transformers import PreTrainedTokenizerFast
 
 from lingualite.config.distill import DistillConfig
-from lingualite.core.errors import LinguaLiteError
+from lingualite.config.parsing import DATA_DIR_PLACEHOLDER, default_data_dir
 from lingualite.data.evalsets.everyday import is_everyday
 from lingualite.data.lines import iter_line_chunks
 from lingualite.data.pairs import expand_files, subsample
@@ -146,16 +147,10 @@ def read_monolingual(cfg: DistillConfig, pair_sources: Collection[str]) -> Monol
 
 
 def _ranked_files(patterns: list[str], files: list[Path]) -> set[Path]:
-    """The files of ``data.ranked_monolingual_files`` (word lists, most frequent first); each must be one of the
-    monolingual files, else the key would silently do nothing."""
-    ranked = set(expand_files(patterns, "ranked monolingual")) if patterns else set()
-    stray = sorted(str(p) for p in ranked - set(files))
-    if stray:
-        raise LinguaLiteError(
-            f"data.ranked_monolingual_files: {stray[0]} is not one of data.monolingual_files"
-            + (f" (and {len(stray) - 1} more)" if len(stray) > 1 else "")
-        )
-    return ranked
+    """The monolingual files that ``data.ranked_monolingual_files`` (globs) name: word lists, most frequent
+    first. A glob that names none selects nothing (the default names the lexicon, which a config may not read)."""
+    globs = [p.replace(DATA_DIR_PLACEHOLDER, str(default_data_dir())) for p in patterns]
+    return {f for f in files if any(fnmatch.fnmatchcase(str(f), g) for g in globs)}
 
 
 def _file_language(path: Path) -> str | None:
