@@ -197,14 +197,20 @@ def test_monolingual_sentences_reach_the_mse_loss_with_their_teacher_vectors(
     assert any("mse_monolingual" in r for r in logged)
 
 
-def test_the_vocabulary_samples_the_untranslated_text_when_asked(
-    tiny_distill_config, tiny_words: list[str], tmp_path: Path, monkeypatch
-) -> None:
+@pytest.fixture
+def ones_teacher(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A teacher whose every vector is ones: the vocabulary tests below need no real one."""
     monkeypatch.setattr(
         train_module,
         "load_teacher",
         lambda *a, **k: Teacher("numpy", lambda t: np.ones((len(t), 12), np.float32), "numpy-ones"),
     )
+
+
+@pytest.mark.usefixtures("ones_teacher")
+def test_the_vocabulary_samples_the_untranslated_text_when_asked(
+    tiny_distill_config, tiny_words: list[str], tmp_path: Path
+) -> None:
     # a word only the untranslated text holds: without the key it is no token (its letters are [UNK])
     _write(tmp_path / "mono" / "en.txt", [f"жук {i}" for i in range(30)])
     runs = {}
@@ -222,14 +228,10 @@ def test_the_vocabulary_samples_the_untranslated_text_when_asked(
     assert any("ж" in token for token in runs[True])
 
 
+@pytest.mark.usefixtures("ones_teacher")
 def test_the_ranked_word_lists_join_the_vocabulary_whole_when_asked(
-    tiny_distill_config, tiny_words: list[str], tmp_path: Path, monkeypatch
+    tiny_distill_config, tiny_words: list[str], tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(
-        train_module,
-        "load_teacher",
-        lambda *a, **k: Teacher("numpy", lambda t: np.ones((len(t), 12), np.float32), "numpy-ones"),
-    )
     lexicon = _write(tmp_path / "lexicon" / "en.txt", ["жук", "мышь"])  # letters no pair holds
     data = {
         "monolingual_files": [lexicon],
