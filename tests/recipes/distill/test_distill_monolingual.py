@@ -118,6 +118,7 @@ def test_a_ranked_word_list_keeps_its_commonest_words_under_the_cap(tmp_path: Pa
     cfg = config_from_dict({"data": {**data, "ranked_monolingual_files": [lexicon]}}, "test", mode="distill")
     text = read_monolingual(cfg, ["maison"])  # "maison" has a pair: dropped, the cap takes the next word
     assert [s for s in text.sentences if s.startswith("word")] == words[:5]
+    assert text.stats["ranked_files"] == [lexicon]  # the summary says which files gave their first lines
     assert len([s for s in text.sentences if s.startswith("Phrase")]) == 5  # the other file stays sampled
     assert (
         text.sentences

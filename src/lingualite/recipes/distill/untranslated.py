@@ -132,6 +132,8 @@ def read_monolingual(cfg: DistillConfig, pair_sources: Collection[str]) -> Monol
     )
     stats: dict[str, Any] = {**counts, "kept": len(sentences), "excluded_files": [str(p) for p in held_out]}
     stats["per_file"] = {str(p): len(chunk) for p, chunk in zip(files, per_file, strict=True)}
+    if data.ranked_monolingual_files:  # which files gave their first lines: a glob that named none shows here
+        stats["ranked_files"] = sorted(str(p) for p in ranked)
     if unknown:  # languages the teacher does not know: the second teacher's, or left out
         key = "second_teacher_files" if cfg.teacher.second else "unknown_to_teacher_files"
         stats[key] = [str(p) for p in unknown]
