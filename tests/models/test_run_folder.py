@@ -85,3 +85,41 @@ def test_checkpoints_of_any_stage(tmp_path: Path) -> None:
     (run.checkpoints_dir("iteration-1") / "step-0000011.tmp-123").mkdir()  # half-written: not a checkpoint
     assert run.has_checkpoints()
     assert [p.name for p in run.checkpoints("iteration-1")] == ["step-0000002", "step-0000010"]
+
+
+def _distill_run_without(tmp_path: Path, dotted: str) -> RunFolder:
+    """A distill run folder whose saved config (a full dump, as runs write it) lacks ``dotted``: an older
+    version's run, from before the key existed."""
+    from lingualite.config import load_distill_config
+
+    saved = load_distill_config("distill").to_dict()
+    section, key = dotted.split(".")
+    del saved[section][key]
+    run = RunFolder(tmp_path)
+    run.write_config(saved)
+    run.append_metrics({"step": 1, "loss": 1.0})
+    return run
+
+
+def test_keys_added_after_a_run_began_are_named_with_the_defaults_they_take(tmp_path: Path) -> None:
+    run = _distill_run_without(tmp_path, "data.ranked_monolingual_files")
+    added = run.keys_added_since_saved("distill")
+    assert list(added) == ["data.ranked_monolingual_files"]
+    assert added["data.ranked_monolingual_files"][0].endswith("corpora/lexicon/*.txt")
+    run.write_config(run.read_config("distill"))  # a complete dump lacks nothing
+    assert run.keys_added_since_saved("distill") == {}
+
+
+def test_renamed_keys_of_an_old_config_are_not_taken_for_added_ones(tmp_path: Path) -> None:
+    added = _legacy_run(tmp_path).keys_added_since_saved("parallel")
+    assert added  # the legacy file is short: today's other keys were added since
+    assert not {"vocabulary.size", "vocabulary.kind", "data.valid_pairs", "seed"} & set(added)
+
+
+def test_resuming_an_old_run_warns_of_the_keys_it_lacks(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    run = _distill_run_without(tmp_path, "data.ranked_monolingual_files")
+    with caplog.at_level("WARNING", logger="lingualite.models.run_folder"):
+        assert run.check_resume(run.read_config("distill"), False, ("student", "vocabulary")) == []
+    assert "predates 1 key(s)" in caplog.text and "data.ranked_monolingual_files" in caplog.text

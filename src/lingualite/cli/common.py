@@ -197,13 +197,12 @@ def run_recipe(
     """What ``train`` and ``distill`` do: load the config (``mode``: it must be that recipe's), run its recipe
     through :func:`lingualite.recipes.train` with a progress bar on a terminal, plain progress and log lines
     otherwise (nohup, CI), and print the result."""
-    from lingualite.config import load_config
-    from lingualite.recipes import train
+    from lingualite.recipes import load_recipe_config, train
 
     use_device(options.get("device", "auto"))
     echo_logs("lingualite", "lingualite")
     try:
-        cfg = with_data_files(load_config(config, data_dir, mode), train_files, valid_files)
+        cfg = with_data_files(load_recipe_config(config, data_dir, mode), train_files, valid_files)
         if options.get("smoke"):
             smoke_notice(cfg)
         result = train(cfg, output, progress=True, **options)  # a bar on a terminal, else plain lines

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -46,7 +47,9 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import LOCK_NAME, clean_leftovers, run_lock, write_json, write_text
 from lingualite.core.ownership import MARKER, check_separate, claim_folder, ownership_problem
 
-__all__ = ["MARKER", "RunFolder", "changed_config_keys", "open_run"]
+__all__ = ["MARKER", "RunFolder", "changed_config_keys", "open_run", "warn_keys_added_since_saved"]
+
+logger = logging.getLogger(__name__)
 
 
 @contextlib.contextmanager
@@ -142,11 +145,7 @@ class RunFolder:
     def write_config(self, config: dict[str, Any]) -> None:
         write_text(self.config_path, yaml.safe_dump(config, sort_keys=False))
 
-    def read_config(self, mode: str | None = None) -> dict[str, Any] | None:
-        """The saved config as the current version reads it (renamed keys moved, defaults filled in);
-        None when the folder has none. ``mode``: the recipe it must be for (old files do not say)."""
-        from lingualite.config import config_from_dict
-
+    def _read_raw_config(self, mode: str | None) -> tuple[Path, dict[str, Any]] | None:
         path = self.saved_config_path()
         if path is None:
             return None
@@ -156,10 +155,43 @@ class RunFolder:
             raise LinguaLiteError(f"{path}: cannot read the saved config of this run ({exc})") from exc
         if mode is not None and "mode" not in raw:
             raw["mode"] = mode
+        return path, raw
+
+    def read_config(self, mode: str | None = None) -> dict[str, Any] | None:
+        """The saved config as the current version reads it (renamed keys moved, defaults filled in);
+        None when the folder has none. ``mode``: the recipe it must be for (old files do not say)."""
+        from lingualite.config import config_from_dict
+
+        found = self._read_raw_config(mode)
+        if found is None:
+            return None
+        path, raw = found
         try:
             return config_from_dict(raw, str(path)).to_dict()
         except LinguaLiteError as exc:
             raise LinguaLiteError(f"{path}: the saved config of this run is not valid now: {exc}") from exc
+
+    def keys_added_since_saved(self, mode: str | None = None) -> dict[str, Any]:
+        """Keys of today's config that the saved one lacks, with the defaults they take when it is read.
+
+        A run saves every key of its config, so a key missing from the file was added after the run began:
+        the run itself used whatever the version that wrote it did, which may not be today's default. Reading
+        the file (``--config <run>/config.yaml``, ``--resume``) fills them in silently; callers warn with this.
+        """
+        from lingualite.config.parsing import RENAMED_KEYS
+
+        found = self._read_raw_config(mode)
+        current = self.read_config(mode)
+        if found is None or current is None:
+            return {}
+        saved = set(_flatten(found[1]))
+        for old, new in RENAMED_KEYS.get(current["mode"], ()):  # the names read_config moved (it warned once)
+            saved |= {new + k[len(old) :] for k in saved if k == old or k.startswith(old + ".")}
+        return {k: v for k, v in _flatten(current).items() if k not in saved}
+
+    def is_run(self) -> bool:
+        """Whether the folder holds a run's files (its metrics, summary or checkpoints), not only a config."""
+        return any((self.path / name).exists() for name in (self.METRICS, self.SUMMARY, self.CHECKPOINTS))
 
     def check_resume(
         self, new: dict[str, Any], allow_change: bool, fixed_sections: tuple[str, ...]
@@ -173,6 +205,7 @@ class RunFolder:
         saved = self.read_config(new.get("mode"))
         if saved is None:
             return []
+        warn_keys_added_since_saved(self, new.get("mode"))
         changed = [k for k in changed_config_keys(saved, new) if not _resolved_vocab_size(k, new)]
         if not changed:
             return []
@@ -249,6 +282,24 @@ class RunFolder:
             if (self.path / name).is_file():
                 return json.loads((self.path / name).read_text(encoding="utf-8"))
         return None
+
+
+def warn_keys_added_since_saved(folder: RunFolder, mode: str | None = None) -> dict[str, Any]:
+    """Log one warning naming the keys :meth:`RunFolder.keys_added_since_saved` finds (none: no warning), and
+    return them: a run's saved config read by a newer version is not silently what the run used."""
+    added = folder.keys_added_since_saved(mode)
+    if added:
+        shown = ", ".join(f"{k}={v!r}" for k, v in list(added.items())[:6])
+        more = f" (+{len(added) - 6} more)" if len(added) > 6 else ""
+        logger.warning(
+            "%s: the saved config predates %d key(s), read with today's defaults: %s%s; the run may have used "
+            "other values: set them in a copy of the file to pin them",
+            folder.saved_config_path(),
+            len(added),
+            shown,
+            more,
+        )
+    return added
 
 
 def _resolved_vocab_size(key: str, new: dict[str, Any]) -> bool:

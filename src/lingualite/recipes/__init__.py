@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lingualite.config import RecipeConfigType, load_config
+from lingualite.config.parsing import resolve_config_path
+from lingualite.models.run_folder import RunFolder, warn_keys_added_since_saved
 
 if TYPE_CHECKING:
     from lingualite.training.run import RunResult
@@ -37,6 +39,20 @@ def train(
     :param options: :class:`~lingualite.training.run.RunOptions`: ``resume``, ``max_steps``, ``step_scale``,
         ``stop_after``, ``progress``, ``validate``, ``threads``, ``allow_config_change``, ``smoke``.
     """
-    cfg = load_config(config, data_dir) if isinstance(config, str | Path) else config
+    cfg = load_recipe_config(config, data_dir) if isinstance(config, str | Path) else config
     module, name = RECIPES[cfg.mode]
     return getattr(importlib.import_module(module), name)(cfg, output, **options)
+
+
+def load_recipe_config(
+    config: str | Path, data_dir: str | Path | None = None, mode: str | None = None
+) -> RecipeConfigType:
+    """:func:`lingualite.config.load_config`, and a warning when the file is a run folder's saved config that
+    lacks keys added since the run began (:func:`~lingualite.models.run_folder.warn_keys_added_since_saved`):
+    re-running an old run's ``config.yaml`` takes today's defaults for them, which that run may not have used."""
+    cfg = load_config(config, data_dir, mode)
+    path = resolve_config_path(config)
+    folder = RunFolder(path.parent)
+    if folder.saved_config_path() == path and folder.is_run():
+        warn_keys_added_since_saved(folder, cfg.mode)
+    return cfg
