@@ -11,6 +11,7 @@ import pytest
 from lingualite.core.errors import ConfigError
 from lingualite.data.evalsets.everyday import (
     REGISTERS,
+    SPLITS,
     everyday_guard,
     everyday_pairs,
     everyday_registers,
@@ -22,17 +23,18 @@ from lingualite.text.languages import CORE
 from lingualite.text.scripts import script_units
 
 
-def _lines() -> list[str]:
+def _lines(split: str) -> list[str]:
     return (
         resources.files("lingualite.data.evalsets")
-        .joinpath("everyday.tsv")
+        .joinpath(SPLITS[split])
         .read_text(encoding="utf-8")
         .split("\n")
     )
 
 
-def test_the_file_is_well_formed() -> None:
-    lines = _lines()
+@pytest.mark.parametrize("split", SPLITS)
+def test_the_file_is_well_formed(split: str) -> None:
+    lines = _lines(split)
     assert lines[-1] == "" and all(lines[:-1])  # one final newline, no blank line
     header, *rows = (line.split("\t") for line in lines[:-1])
     assert header == ["id", "register", *CORE]
@@ -46,32 +48,45 @@ def test_the_file_is_well_formed() -> None:
             assert cell and cell == cell.strip() and "\r" not in cell and "  " not in cell, (row[0], cell)
 
 
-def test_every_register_has_a_few_dozen_rows_in_every_language() -> None:
-    assert everyday_registers() == REGISTERS
-    counts = Counter(len(everyday_sentences(r)["en"]) for r in REGISTERS)
+@pytest.mark.parametrize(("split", "least"), [("test", 300), ("validation", 200)])
+def test_every_register_has_a_few_dozen_rows_in_every_language(split: str, least: int) -> None:
+    assert everyday_registers(split) == REGISTERS
+    counts = Counter(len(everyday_sentences(r, split)["en"]) for r in REGISTERS)
     assert all(n >= 40 for n in counts), counts
-    total = len(everyday_sentences()["en"])
-    assert total == sum(len(everyday_sentences(r)["en"]) for r in REGISTERS) >= 300
+    total = len(everyday_sentences(split=split)["en"])
+    assert total == sum(len(everyday_sentences(r, split)["en"]) for r in REGISTERS) >= least
     for register in (None, *REGISTERS):
-        sentences = everyday_sentences(register)
+        sentences = everyday_sentences(register, split)
         assert tuple(sentences) == CORE
         assert len({len(v) for v in sentences.values()}) == 1
 
 
-def test_no_sentence_repeats_within_a_language() -> None:
-    for lang, texts in everyday_sentences().items():
+@pytest.mark.parametrize("split", SPLITS)
+def test_no_sentence_repeats_within_a_language(split: str) -> None:
+    for lang, texts in everyday_sentences(split=split).items():
         normalised = Counter(normalise_for_guard(t) for t in texts)
         assert [t for t, n in normalised.items() if n > 1] == [], lang
 
 
-def test_sentences_are_short_to_medium() -> None:
-    for text in everyday_sentences()["en"]:
+def test_the_validation_split_shares_no_sentence_with_the_test_split() -> None:
+    for lang in CORE:
+        test = {normalise_for_guard(t) for t in everyday_sentences()[lang]}
+        validation = {normalise_for_guard(t) for t in everyday_sentences(split="validation")[lang]}
+        assert test.isdisjoint(validation), (lang, sorted(test & validation)[:3])
+    with pytest.raises(ConfigError, match="unknown everyday split"):
+        everyday_sentences(split="train")
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_sentences_are_short_to_medium(split: str) -> None:
+    for text in everyday_sentences(split=split)["en"]:
         assert 3 <= len(text.split()) <= 25, text
 
 
-def test_each_language_is_written_in_its_script() -> None:
+@pytest.mark.parametrize("split", SPLITS)
+def test_each_language_is_written_in_its_script(split: str) -> None:
     for lang in ("ru", "zh", "ja", "ko"):
-        units = sum((script_units(t) for t in everyday_sentences()[lang]), start=script_units(""))
+        units = sum((script_units(t) for t in everyday_sentences(split=split)[lang]), start=script_units(""))
         assert units["Latin"] == 0, lang
 
 
@@ -104,7 +119,8 @@ def test_the_guard_drops_every_everyday_sentence_in_any_language_and_form() -> N
     ]
     kept, dropped = everyday_guard(texts)
     assert kept == texts[4:] and dropped == 4
-    assert all(is_everyday(t) for texts in everyday_sentences().values() for t in texts)
+    for split in SPLITS:  # the validation split is held out from training as well
+        assert all(is_everyday(t) for texts in everyday_sentences(split=split).values() for t in texts)
     assert not is_everyday("")
 
 

@@ -17,6 +17,10 @@ recipe's documents) :func:`is_everyday` drops any sentence that is one of them, 
 :func:`normalise_for_guard`, and the run summary counts them. Because it is multi-way it tests any pair
 (zh-ru as well as en-fr). It is a check that a model works in a language and a register, not a benchmark:
 sixty candidates per register make P@1 coarse.
+
+A second, disjoint set of 200 rows (forty per register, written and translated the same way) is the
+``validation`` split (:data:`SPLITS`): it is for choices between models and recipes, so that choosing never
+reads the test split; it is held out from training by the same guard and is not reported as a result.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from lingualite.text.languages import check_languages
 
 __all__ = [
     "REGISTERS",
+    "SPLITS",
     "drop_everyday_pairs",
     "everyday_guard",
     "everyday_pairs",
@@ -43,17 +48,23 @@ __all__ = [
 # The registers of the file, in its order (the first forty ``daily`` rows were the whole set before issue 40).
 REGISTERS: tuple[str, ...] = ("daily", "news", "formal", "conversation", "instructions")
 
+# The splits and their files: ``test`` (the 300 rows every published table reports) and ``validation`` (200
+# disjoint rows, only for choosing between candidates: the test split is never read to choose).
+SPLITS: dict[str, str] = {"test": "everyday.tsv", "validation": "everyday_validation.tsv"}
+
 
 @cache
-def _rows() -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
-    text = resources.files(__package__).joinpath("everyday.tsv").read_text(encoding="utf-8")
+def _rows(split: str = "test") -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    if split not in SPLITS:
+        raise ConfigError(f"unknown everyday split {split!r}; choose from {', '.join(SPLITS)}")
+    text = resources.files(__package__).joinpath(SPLITS[split]).read_text(encoding="utf-8")
     header, *rows = (tuple(line.split("\t")) for line in text.splitlines())
     return header, tuple(rows)
 
 
-def everyday_registers() -> tuple[str, ...]:
-    """The registers present in the file, in the order of :data:`REGISTERS`."""
-    present = {row[1] for row in _rows()[1]}
+def everyday_registers(split: str = "test") -> tuple[str, ...]:
+    """The registers present in the split's file, in the order of :data:`REGISTERS`."""
+    present = {row[1] for row in _rows(split)[1]}
     return tuple(r for r in REGISTERS if r in present)
 
 
@@ -63,22 +74,25 @@ def _check_register(register: str | None) -> None:
 
 
 @cache
-def everyday_sentences(register: str | None = None) -> dict[str, tuple[str, ...]]:
+def everyday_sentences(register: str | None = None, split: str = "test") -> dict[str, tuple[str, ...]]:
     """The sentences of every language, in the same order: ``{"en": (...), "zh": (...), ...}``.
 
-    ``register`` keeps one register's rows (see :data:`REGISTERS`); ``None`` keeps all of them.
+    ``register`` keeps one register's rows (see :data:`REGISTERS`); ``None`` keeps all of them. ``split``:
+    ``test`` (the reported set) or ``validation`` (for choices only; :data:`SPLITS`).
     """
     _check_register(register)
-    header, rows = _rows()
+    header, rows = _rows(split)
     kept = [row for row in rows if register is None or row[1] == register]
     return {lang: tuple(row[i] for row in kept) for i, lang in enumerate(header) if i > 1}
 
 
-def everyday_pairs(src: str, tgt: str, register: str | None = None) -> tuple[list[str], list[str]]:
+def everyday_pairs(
+    src: str, tgt: str, register: str | None = None, split: str = "test"
+) -> tuple[list[str], list[str]]:
     """The (source, target) translations between two languages of the set (:func:`everyday_languages`),
     aligned by position; a supported language the set does not hold is a one-line error."""
     check_languages([src, tgt])
-    sentences = everyday_sentences(register)
+    sentences = everyday_sentences(register, split)
     lacking = [lang for lang in (src, tgt) if lang not in sentences]
     if lacking:
         raise ConfigError(
@@ -88,9 +102,9 @@ def everyday_pairs(src: str, tgt: str, register: str | None = None) -> tuple[lis
     return list(sentences[src]), list(sentences[tgt])
 
 
-def everyday_languages() -> tuple[str, ...]:
+def everyday_languages(split: str = "test") -> tuple[str, ...]:
     """The languages the everyday set is translated into."""
-    return tuple(everyday_sentences())
+    return tuple(everyday_sentences(split=split))
 
 
 def normalise_for_guard(text: str) -> str:
@@ -104,11 +118,17 @@ def normalise_for_guard(text: str) -> str:
 
 @cache
 def _guarded() -> frozenset[str]:
-    return frozenset(normalise_for_guard(t) for texts in everyday_sentences().values() for t in texts)
+    return frozenset(
+        normalise_for_guard(t)
+        for split in SPLITS
+        for texts in everyday_sentences(split=split).values()
+        for t in texts
+    )
 
 
 def is_everyday(text: str) -> bool:
-    """Whether ``text`` is one of the everyday sentences, in any language (after :func:`normalise_for_guard`)."""
+    """Whether ``text`` is one of the everyday sentences of either split, in any language (after
+    :func:`normalise_for_guard`)."""
     return normalise_for_guard(text) in _guarded()
 
 
