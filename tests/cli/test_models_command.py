@@ -30,3 +30,35 @@ def test_build_refuses_an_out_whose_parent_is_missing(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "no such folder" in result.output
     assert not (tmp_path / "no").exists()
+
+
+def test_build_only_static_neither_trains_nor_replaces_the_small_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lingualite.reproduce.distill_data as distill_data
+    import lingualite.reproduce.packaged_build as build
+
+    done: list[str] = []
+    monkeypatch.setattr(distill_data, "prepare_distill_data", lambda *a, **k: {})
+    monkeypatch.setattr(build, "_distil", lambda name, *a: done.append(f"distil {name}"))
+    monkeypatch.setattr(build, "exported_mode", lambda folder: done.append("export") or None)
+
+    def assemble(target: Path, write, run, runtime, data_dir=None):  # noqa: ANN001, ANN202
+        target.mkdir(parents=True)
+        (target / "model.safetensors").write_bytes(b"0" * 10)
+        done.append(f"assemble {target.name}")
+        return {"folder": str(target), "megabytes": 0.0}
+
+    monkeypatch.setattr(build, "_assemble", assemble)
+    out = tmp_path / "out"
+    out.mkdir()
+    args = ["models", "build", "--output", str(out), "--work", str(tmp_path / "work"), "--json"]
+    result = runner.invoke(app, [*args, "--only", "static"])
+    assert result.exit_code == 0, result.output
+    assert done == ["distil static", "assemble static"] and not (out / "small").exists()
+    assert list(json.loads(result.stdout)["models"]) == ["static"]
+    result = runner.invoke(app, [*args, "--only", "base"])
+    assert (
+        result.exit_code != 0
+        and "unknown packaged model(s) ['base']; choose from small, static" in result.output
+    )

@@ -62,6 +62,14 @@ def models_build(
     ] = Path("runs/models-build"),
     data_dir: DataDirOpt = None,
     threads: Annotated[int | None, typer.Option(min=1, help="PyTorch CPU threads.")] = None,
+    only: Annotated[
+        str | None,
+        typer.Option(
+            "--only",
+            metavar="small|static",
+            help="Rebuild one packaged model and leave the other as it is (its recipe did not change).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     out_old: OldOutOpt = None,
 ) -> None:
@@ -76,11 +84,12 @@ def models_build(
     are replaced. Reinstall the package afterwards (pip install ./packages/lingualite-models).
 
     \b
-    Example:
+    Examples:
       lingualite models build --data-dir data
+      lingualite models build --data-dir data --only static   # the small model's folder is left as it is
     """
     from lingualite.config.parsing import default_data_dir
-    from lingualite.reproduce.packaged_build import build_packaged_models
+    from lingualite.reproduce.packaged_build import TIERS, build_packaged_models
 
     out = renamed(out, out_old)
     if not out.parent.is_dir():
@@ -92,6 +101,7 @@ def models_build(
             work,
             say=lambda text: typer.echo(text, err=True),
             threads=threads,
+            tiers=TIERS if only is None else (only,),
         )
     except USER_ERRORS as exc:
         fail(exc)

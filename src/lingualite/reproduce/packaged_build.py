@@ -62,6 +62,7 @@ SMALL_FILES = (
 SMALL_QUANTIZE = "int8-table4"
 # each model's size budget (issue #43: small <= 10 MB, static <= 12 MB); the package holds both
 MODEL_BUDGET_BYTES = {"small": 10_000_000, "static": 12_000_000}
+TIERS: tuple[str, ...] = tuple(MODEL_BUDGET_BYTES)  # the packaged models, in build order
 PACKAGE_BUDGET_BYTES = sum(MODEL_BUDGET_BYTES.values())
 # The everyday pairs every packaged model is checked on (every en-xx, and non-English pairs of each script).
 EVERYDAY_PAIRS: tuple[tuple[str, str], ...] = (
@@ -111,34 +112,43 @@ def register_check(spec: str, data_dir: Path) -> dict[str, Any]:
 
 
 def build_packaged_models(
-    out_dir: Path, data_dir: Path, work: Path, say: Callable[[str], None] = print, threads: int | None = None
+    out_dir: Path,
+    data_dir: Path,
+    work: Path,
+    say: Callable[[str], None] = print,
+    threads: int | None = None,
+    tiers: tuple[str, ...] = TIERS,
 ) -> dict[str, Any]:
-    """Run the pipeline of the module docstring; write ``out_dir/small`` and ``out_dir/static``."""
+    """Run the pipeline of the module docstring; write ``out_dir/small`` and ``out_dir/static``, or only the
+    ``tiers`` named (a model whose recipe changed is rebuilt without retraining the other)."""
     from lingualite.core.progress import LinePrinter
     from lingualite.reproduce.distill_data import prepare_distill_data
 
+    unknown = sorted(set(tiers) - set(TIERS))
+    if unknown or not tiers:
+        raise LinguaLiteError(
+            f"unknown packaged model(s) {unknown or '(none)'}; choose from {', '.join(TIERS)}"
+        )
     work.mkdir(parents=True, exist_ok=True)
     folders = prepare_distill_data(data_dir, SHIPPED_TRANSLATION_LANGS, LinePrinter(say))
     runs = {"small": work / "small-run", "static": work / "static-run"}
     for name, config in (("small", "distill"), ("static", "distill-static")):
-        _distil(name, config, runs, folders, data_dir, say, threads)
+        if name in tiers:
+            _distil(name, config, runs, folders, data_dir, say, threads)
     onnx = work / "small-onnx"
-    if exported_mode(onnx) != SMALL_QUANTIZE:  # none yet, or one of an earlier recipe: (re)exported
+    if "small" in tiers and exported_mode(onnx) != SMALL_QUANTIZE:  # none yet, or an earlier recipe's: redone
         from lingualite.encoders.onnx_export import export_onnx
 
         say(f"small: exporting the int8 ONNX graph (4-bit token table) into {onnx}")
         export_onnx(runs["small"], onnx, quantize=SMALL_QUANTIZE, overwrite=onnx.exists())
+    writers = {
+        "small": (lambda tmp: _small_files(onnx, tmp), "onnx-int8"),
+        "static": (lambda tmp: _static_files(runs["static"], tmp), "static"),
+    }
     built = {
-        "small": _assemble(
-            out_dir / "small", lambda tmp: _small_files(onnx, tmp), runs["small"], "onnx-int8", data_dir
-        ),
-        "static": _assemble(
-            out_dir / "static",
-            lambda tmp: _static_files(runs["static"], tmp),
-            runs["static"],
-            "static",
-            data_dir,
-        ),
+        name: _assemble(out_dir / name, write, runs[name], runtime, data_dir)
+        for name, (write, runtime) in writers.items()
+        if name in tiers
     }
     check_budgets({name: folder_bytes(out_dir / name) for name in built}, out_dir)
     write_json(work / "build.json", built)
