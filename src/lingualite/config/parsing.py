@@ -225,9 +225,9 @@ def _pop(data: dict[str, Any], dotted: str) -> tuple[bool, Any]:
     return False, None
 
 
-def migrate_keys(data: dict[str, Any], mode: str, where: str) -> dict[str, Any]:
+def migrate_keys(data: dict[str, Any], mode: str, where: str, warn: bool = True) -> dict[str, Any]:
     """``data`` (a parsed config mapping, not changed) with keys renamed since an earlier release moved to
-    their new names; both names given is an error naming them."""
+    their new names; both names given is an error naming them. ``warn``: one warning per renamed key."""
     data = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
     for old, new in RENAMED_KEYS.get(mode, ()):
         found, value = _pop(data, old)
@@ -244,5 +244,6 @@ def migrate_keys(data: dict[str, Any], mode: str, where: str) -> dict[str, Any]:
                 f"{where}: both {old} and {new} are set; {old} is the old name of {new}, keep one"
             )
         node[key] = value
-        logger.warning("%s: %s is now called %s (read as such)", where, old, new)
+        if warn:
+            logger.warning("%s: %s is now called %s (read as such)", where, old, new)
     return data

@@ -160,16 +160,8 @@ class RunFolder:
     def read_config(self, mode: str | None = None) -> dict[str, Any] | None:
         """The saved config as the current version reads it (renamed keys moved, defaults filled in);
         None when the folder has none. ``mode``: the recipe it must be for (old files do not say)."""
-        from lingualite.config import config_from_dict
-
         found = self._read_raw_config(mode)
-        if found is None:
-            return None
-        path, raw = found
-        try:
-            return config_from_dict(raw, str(path)).to_dict()
-        except LinguaLiteError as exc:
-            raise LinguaLiteError(f"{path}: the saved config of this run is not valid now: {exc}") from exc
+        return None if found is None else _validated(*found)
 
     def keys_added_since_saved(self, mode: str | None = None) -> dict[str, Any]:
         """Keys of today's config that the saved one lacks, with the defaults they take when it is read.
@@ -178,15 +170,14 @@ class RunFolder:
         the run itself used whatever the version that wrote it did, which may not be today's default. Reading
         the file (``--config <run>/config.yaml``, ``--resume``) fills them in silently; callers warn with this.
         """
-        from lingualite.config.parsing import RENAMED_KEYS
+        from lingualite.config.parsing import migrate_keys
 
         found = self._read_raw_config(mode)
-        current = self.read_config(mode)
-        if found is None or current is None:
+        if found is None:
             return {}
-        saved = set(_flatten(found[1]))
-        for old, new in RENAMED_KEYS.get(current["mode"], ()):  # the names read_config moved (it warned once)
-            saved |= {new + k[len(old) :] for k in saved if k == old or k.startswith(old + ".")}
+        path, raw = found
+        current = _validated(path, raw)  # warns once per renamed key; the names below are moved quietly
+        saved = _flatten(migrate_keys(raw, current["mode"], str(path), warn=False))
         return {k: v for k, v in _flatten(current).items() if k not in saved}
 
     def is_run(self) -> bool:
@@ -282,6 +273,16 @@ class RunFolder:
             if (self.path / name).is_file():
                 return json.loads((self.path / name).read_text(encoding="utf-8"))
         return None
+
+
+def _validated(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
+    """A saved config's mapping as the current version reads it (renamed keys moved, defaults filled in)."""
+    from lingualite.config import config_from_dict
+
+    try:
+        return config_from_dict(raw, str(path)).to_dict()
+    except LinguaLiteError as exc:
+        raise LinguaLiteError(f"{path}: the saved config of this run is not valid now: {exc}") from exc
 
 
 def warn_keys_added_since_saved(folder: RunFolder, mode: str | None = None) -> dict[str, Any]:
