@@ -43,6 +43,7 @@ import numpy as np
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+from lingualite.encoders.packaged import PACKAGED  # noqa: E402
 from lingualite.evaluation.register import (  # noqa: E402
     DEFAULT_POOL,
     DEFAULT_RECIPE_REGISTERS,
@@ -60,7 +61,9 @@ from lingualite.evaluation.register import (  # noqa: E402
 from lingualite.text.languages import CHECK_PIVOTS, CORE_TRANSLATION_LANGS, ENGLISH  # noqa: E402
 
 BASELINES = ("use-m", "e5-small", "tfidf", "minilm")
-PACKAGED_SEEN = {"lingualite-small": DEFAULT_RECIPE_REGISTERS, "lingualite-static": DEFAULT_RECIPE_REGISTERS}
+PACKAGED_SEEN = dict.fromkeys(
+    PACKAGED, DEFAULT_RECIPE_REGISTERS
+)  # every packaged model: the same recipe's text
 LORO = "loro"
 
 
@@ -134,7 +137,7 @@ class CachedVectors:
 
 def _folder_of(spec: str) -> Path | None:
     """The model folder of a spec (``onnx-int8:F``, ``static:F``, ``F``, a packaged name), or None."""
-    from lingualite.encoders.packaged import PACKAGED, packaged_folder
+    from lingualite.encoders.packaged import packaged_folder
 
     if spec in PACKAGED:
         try:
@@ -558,12 +561,13 @@ CARDS = Path(__file__).resolve().parents[1] / "packages" / "lingualite-models" /
 
 
 def update_cards(result: dict[str, Any], cards: Path = CARDS) -> list[Path]:
-    """Put the register table of ``lingualite-small`` / ``lingualite-static`` (with the gap to the teacher)
-    into their model cards in the repository's package, replacing an earlier one (#40 item 5)."""
+    """Put the register table of each packaged model (with the gap to the teacher) into its model card in the
+    repository's package, replacing an earlier one (#40 item 5)."""
     from lingualite.reproduce.packaged_card import register_section
+    from lingualite.reproduce.packaged_tiers import TIER_TABLE
 
     written = []
-    for name, folder in (("lingualite-small", "small"), ("lingualite-static", "static")):
+    for name, folder in ((tier.model, tier.name) for tier in TIER_TABLE.values()):
         card = cards / folder / "README.md"
         if name not in result["p_at_1"] or not card.is_file():
             continue

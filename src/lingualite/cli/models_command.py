@@ -11,7 +11,8 @@ from lingualite.cli.common import USER_ERRORS, DataDirOpt, JsonOpt, OldOutOpt, f
 from lingualite.cli.output import emit
 
 models_app = typer.Typer(
-    help="The ready-made models (lingualite-small, lingualite-static): list them, or rebuild them from packages.",
+    help="The ready-made models (lingualite-small, lingualite-static, lingualite-small-34): list them, or rebuild "
+    "them from packages.",
     no_args_is_help=True,
 )
 
@@ -50,13 +51,13 @@ def models_build(
         Path,
         typer.Option(
             "--output",
-            help="Folder that receives small/ and static/ (the package's source folder in a checkout).",
+            help="Folder that receives small/, static/ and small-34/ (the package's source folder in a checkout).",
         ),
     ] = PACKAGE_SOURCE,
     work: Annotated[
         Path,
         typer.Option(
-            help="Working folder for the two distillation runs and the ONNX export; a run already complete "
+            help="Working folder for the distillation runs and the ONNX exports; a run already complete "
             "there is reused, an interrupted one resumed."
         ),
     ] = Path("runs/models-build"),
@@ -66,27 +67,31 @@ def models_build(
         str | None,
         typer.Option(
             "--only",
-            metavar="small|static",
-            help="Rebuild one packaged model and leave the other as it is (its recipe did not change).",
+            metavar="small,static,small-34",
+            help="Rebuild only these packaged models (comma-separated) and leave the others as they are (their "
+            "recipes did not change). Default: all.",
         ),
     ] = None,
     as_json: JsonOpt = False,
     out_old: OldOutOpt = None,
 ) -> None:
-    """Rebuild lingualite-small and lingualite-static from the packaged corpora (on 2 CPU cores with the data
-    fetched and prepared: the README says how long).
+    """Rebuild the packaged models from the packaged corpora (on 2 CPU cores with the data fetched and
+    prepared: the README says how long).
 
-    Fetches and prepares what the shipped recipe reads (lingualite data fetch --for distill), distils the
-    student of the 13 default languages (configs/distill.yaml, USE-m teacher), exports it as int8 ONNX, distils the static
-    student from the same teacher vectors, and writes OUTPUT/small and OUTPUT/static, each with its model
-    card (languages, data and licences, validation, the register table, a check on everyday sentences) and
-    checksums. Each folder is swapped in whole; only folders this command made
-    are replaced. Reinstall the package afterwards (pip install ./packages/lingualite-models).
+    Fetches and prepares what their recipes read (lingualite data fetch --for distill, and --langs all for
+    lingualite-small-34), distils the student of the 13 default languages (configs/distill.yaml, USE-m
+    teacher), exports it as int8 ONNX, distils the static student from the same teacher vectors, distils the
+    student of all 34 languages (configs/distill-all.yaml, USE-m and multilingual-e5-small) and exports it,
+    and writes OUTPUT/small, OUTPUT/static and OUTPUT/small-34, each with its model card (languages, data and
+    licences, validation, the register table, a check on everyday sentences) and checksums. Each folder is
+    swapped in whole; only folders this command made are replaced. Reinstall the package afterwards (pip
+    install ./packages/lingualite-models).
 
     \b
     Examples:
       lingualite models build --data-dir data
-      lingualite models build --data-dir data --only static   # the small model's folder is left as it is
+      lingualite models build --data-dir data --only static   # the other models' folders are left as they are
+      lingualite models build --data-dir data --only small,static
     """
     from lingualite.config.parsing import default_data_dir
     from lingualite.reproduce.packaged_build import TIERS, build_packaged_models
@@ -101,7 +106,7 @@ def models_build(
             work,
             say=lambda text: typer.echo(text, err=True),
             threads=threads,
-            tiers=TIERS if only is None else (only,),
+            tiers=TIERS if only is None else tuple(name.strip() for name in only.split(",")),
         )
     except USER_ERRORS as exc:
         fail(exc)

@@ -1,7 +1,8 @@
 """The ready-made models of the companion package ``lingualite-models``, loaded by name.
 
-``lingualite-small`` (the 13-language student as an int8 ONNX graph) and ``lingualite-static`` (its static
-sibling) ship as data in the package ``lingualite_models`` (``packages/lingualite-models`` in the repository,
+``lingualite-small`` (the 13-language student as an int8 ONNX graph), ``lingualite-static`` (its static
+sibling) and ``lingualite-small-34`` (a student of all 34 supported languages) ship as data in the package
+``lingualite_models`` (``packages/lingualite-models`` in the repository,
 installed by the README's first command). A name resolves to the runtime spec lingualite would take for the
 folder (``onnx-int8:FOLDER``, ``static:FOLDER``), so every command that takes a model takes the name.
 """
@@ -15,7 +16,11 @@ from lingualite.core.errors import LinguaLiteError
 __all__ = ["PACKAGED", "packaged_folder", "packaged_spec"]
 
 # name -> the runtime that runs its folder (see lingualite.encoders.spec.RUNTIMES)
-PACKAGED: dict[str, str] = {"lingualite-small": "onnx-int8", "lingualite-static": "static"}
+PACKAGED: dict[str, str] = {
+    "lingualite-small": "onnx-int8",
+    "lingualite-static": "static",
+    "lingualite-small-34": "onnx-int8",
+}
 INSTALL_HINT = "pip install ./packages/lingualite-models (from a lingualite checkout)"
 
 

@@ -1,19 +1,22 @@
 """Rebuild the ready-made models of ``lingualite-models`` from the packaged corpora: ``lingualite models build``.
 
-The pipeline, each step resumable (a step whose output is complete is not redone):
+The models and their recipes are :data:`lingualite.reproduce.packaged_tiers.TIER_TABLE`'s. The pipeline, each
+step resumable (a step whose output is complete is not redone):
 
-1. fetch and prepare everything the shipped distill configs read, for every supported language
+1. fetch and prepare everything the distill configs read, for every language of the models built
    (:func:`lingualite.reproduce.distill_data.prepare_distill_data`: the default pairs, UI strings, game text,
    untranslated text and word lists);
-2. distil the student of every shipped language (``configs/distill.yaml``: USE-m teacher) into ``WORK/small-run``;
-3. export it as an int8 ONNX graph whose token table is stored in 4 bits (``WORK/small-onnx``; ``--quantize
-   int8-table4`` of ``lingualite export``: the table is most of the model's bytes, and in 4 bits the everyday
-   set's P@1 is unchanged, though single vectors move more: min cosine 0.976 to the float model's);
-4. distil the static student (``configs/distill-static.yaml``) from the same teacher vectors (the same text:
-   the first run's teacher cache) into ``WORK/static-run``;
-5. assemble the package folders, only what an encoder needs: ``small/`` = tokenizer, ONNX int8 graph and their
-   JSON; ``static/`` = the token table in float16 (half the bytes; vectors agree with float32 to ~1e-3 cosine)
-   with its tokenizer and sentence-transformers module files; a model card each (languages, data and
+2. distil each model's student into ``WORK/<name>-run`` from its config (``small``: ``configs/distill.yaml``,
+   the 13 languages, USE-m teacher; ``small-34``: ``configs/distill-all.yaml``, all 34, USE-m and e5-small);
+   the static student (``configs/distill-static.yaml``) reads the small run's text, so it reuses its teacher
+   vectors;
+3. export each transformer student as an int8 ONNX graph whose token table is stored in 4 bits
+   (``WORK/<name>-onnx``; ``--quantize int8-table4`` of ``lingualite export``: the table is most of the model's
+   bytes, and in 4 bits the everyday set's P@1 is unchanged, though single vectors move more: min cosine 0.976
+   to the float model's);
+4. assemble the package folders, only what an encoder needs: a transformer's folder = tokenizer, ONNX int8 graph
+   and their JSON; ``static/`` = the token table in float16 (half the bytes; vectors agree with float32 to ~1e-3
+   cosine) with its tokenizer and sentence-transformers module files; a model card each (languages, data and
    licences, recipe, validation, the everyday-sentence check) and checksums; each folder written atomically.
 """
 
@@ -28,12 +31,13 @@ from typing import Any
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import write_json
 from lingualite.data.evalsets.everyday import everyday_pairs
-from lingualite.reproduce.packaged_card import model_card, run_optim
+from lingualite.reproduce.packaged_card import model_card, run_section
+from lingualite.reproduce.packaged_tiers import TIER_TABLE, TIERS, Tier
 from lingualite.text.languages import (
     CHECK_PIVOTS,
     CORE_TRANSLATION_LANGS,
     ENGLISH,
-    SHIPPED_TRANSLATION_LANGS,
+    TRANSLATION_LANGS,
     parse_pair,
 )
 
@@ -58,11 +62,9 @@ SMALL_FILES = (
     "modules.json",
     "1_Pooling/config.json",
 )
-# how lingualite-small's graph is quantized (`lingualite export --quantize`): its token table in 4 bits
+# how a transformer student's graph is quantized (`lingualite export --quantize`): its token table in 4 bits
 SMALL_QUANTIZE = "int8-table4"
-# each model's size budget (issue #43: small <= 10 MB, static <= 12 MB); the package holds both
-MODEL_BUDGET_BYTES = {"small": 10_000_000, "static": 12_000_000}
-TIERS: tuple[str, ...] = tuple(MODEL_BUDGET_BYTES)  # the packaged models, in build order
+MODEL_BUDGET_BYTES = {name: tier.budget_bytes for name, tier in TIER_TABLE.items()}
 PACKAGE_BUDGET_BYTES = sum(MODEL_BUDGET_BYTES.values())
 # The everyday pairs every packaged model is checked on (every en-xx, and non-English pairs of each script).
 EVERYDAY_PAIRS: tuple[tuple[str, str], ...] = (
@@ -119,8 +121,8 @@ def build_packaged_models(
     threads: int | None = None,
     tiers: tuple[str, ...] = TIERS,
 ) -> dict[str, Any]:
-    """Run the pipeline of the module docstring; write ``out_dir/small`` and ``out_dir/static``, or only the
-    ``tiers`` named (a model whose recipe changed is rebuilt without retraining the other)."""
+    """Run the pipeline of the module docstring; write ``out_dir/<name>`` for each of ``tiers`` (every
+    packaged model by default; a model whose recipe changed is rebuilt without retraining the others)."""
     from lingualite.core.progress import LinePrinter
     from lingualite.reproduce.distill_data import prepare_distill_data
 
@@ -129,35 +131,40 @@ def build_packaged_models(
         raise LinguaLiteError(
             f"unknown packaged model(s) {unknown or '(none)'}; choose from {', '.join(TIERS)}"
         )
+    chosen = [TIER_TABLE[name] for name in TIERS if name in tiers]
     work.mkdir(parents=True, exist_ok=True)
-    folders = prepare_distill_data(data_dir, SHIPPED_TRANSLATION_LANGS, LinePrinter(say))
-    runs = {"small": work / "small-run", "static": work / "static-run"}
-    for name, config in (("small", "distill"), ("static", "distill-static")):
-        if name in tiers:
-            _distil(name, config, runs, folders, data_dir, say, threads)
-    onnx = work / "small-onnx"
-    if "small" in tiers and exported_mode(onnx) != SMALL_QUANTIZE:  # none yet, or an earlier recipe's: redone
-        from lingualite.encoders.onnx_export import export_onnx
+    langs = tuple(lang for lang in TRANSLATION_LANGS if any(lang in t.translation_langs for t in chosen))
+    folders = prepare_distill_data(data_dir, langs, LinePrinter(say))
+    runs = {name: work / f"{name}-run" for name in TIERS}
+    for tier in chosen:
+        _distil(tier.name, tier, runs, _of_langs(folders, tier.translation_langs), data_dir, say, threads)
+    built = {}
+    for tier in chosen:
+        if tier.runtime == "onnx-int8":
+            onnx = work / f"{tier.name}-onnx"
+            if exported_mode(onnx) != SMALL_QUANTIZE:  # none yet, or an earlier recipe's: redone
+                from lingualite.encoders.onnx_export import export_onnx
 
-        say(f"small: exporting the int8 ONNX graph (4-bit token table) into {onnx}")
-        export_onnx(runs["small"], onnx, quantize=SMALL_QUANTIZE, overwrite=onnx.exists())
-    writers = {
-        "small": (lambda tmp: _small_files(onnx, tmp), "onnx-int8"),
-        "static": (lambda tmp: _static_files(runs["static"], tmp), "static"),
-    }
-    built = {
-        name: _assemble(out_dir / name, write, runs[name], runtime, data_dir)
-        for name, (write, runtime) in writers.items()
-        if name in tiers
-    }
+                say(f"{tier.name}: exporting the int8 ONNX graph (4-bit token table) into {onnx}")
+                export_onnx(runs[tier.name], onnx, quantize=SMALL_QUANTIZE, overwrite=onnx.exists())
+            write = (lambda o, m: lambda tmp: _small_files(o, tmp, m))(onnx, tier.model)
+        else:
+            write = (lambda run: lambda tmp: _static_files(run, tmp))(runs[tier.name])
+        built[tier.name] = _assemble(out_dir / tier.name, write, runs[tier.name], tier, data_dir)
     check_budgets({name: folder_bytes(out_dir / name) for name in built}, out_dir)
     write_json(work / "build.json", built)
     return built
 
 
+def _of_langs(folders: dict[str, list[Path]], langs: tuple[str, ...]) -> dict[str, list[Path]]:
+    """The prepared ``en-xx`` folders of ``langs`` only (the data may hold more: another model's)."""
+    pairs = {f"{ENGLISH}-{lang}" for lang in langs}
+    return {kind: [f for f in found if f.name in pairs] for kind, found in folders.items()}
+
+
 def _distil(
     name: str,
-    config: str,
+    tier: Tier,
     runs: dict[str, Path],
     folders: dict[str, list[Path]],
     data_dir: Path,
@@ -172,11 +179,12 @@ def _distil(
     if (run / "modules.json").is_file():
         say(f"{name}: {run} is trained already")
         return
-    cfg = load_distill_config(config, data_dir)
-    read_only(cfg, folders, data_dir, SHIPPED_TRANSLATION_LANGS)  # not other folders of the data dir
-    if name == "static":  # the same text, hence the same sentences: the small run's teacher vectors
-        cfg.teacher.cache_dir = small_teacher_cache(runs["small"], data_dir)
-    say(f"{name}: distilling `{config}` into {run}")
+    cfg = load_distill_config(tier.config, data_dir)
+    read_only(cfg, folders, data_dir, tier.translation_langs)  # not other folders of the data dir
+    if tier.teacher_vectors_of is not None:  # the same text, hence the same sentences: that run's vectors
+        source = TIER_TABLE[tier.teacher_vectors_of]
+        cfg.teacher.cache_dir = teacher_cache(runs[source.name], source.config, data_dir)
+    say(f"{name}: distilling `{tier.config}` into {run}")
     train_distill(cfg, run, resume=(run / "checkpoints").is_dir(), progress=False, threads=threads)
 
 
@@ -201,13 +209,13 @@ def check_budgets(sizes: dict[str, int], out_dir: Path) -> None:
         raise LinguaLiteError(f"{out_dir}: over the size budget: {'; '.join(over)}")
 
 
-def small_teacher_cache(small_run: Path, data_dir: Path) -> str:
-    """Where the small student's run keeps its teacher vectors: its config's ``teacher.cache_dir``, else
-    the run's own ``teacher-cache`` (the static student reads the same text, so it reuses them)."""
+def teacher_cache(run: Path, config: str, data_dir: Path) -> str:
+    """Where a run of ``config`` keeps its teacher vectors: the config's ``teacher.cache_dir``, else the run's
+    own ``teacher-cache`` (the static student reads the small one's text, so it reuses them)."""
     from lingualite.config import load_distill_config
 
-    named = load_distill_config("distill", data_dir).teacher.cache_dir
-    return named or str(small_run / "teacher-cache")
+    named = load_distill_config(config, data_dir).teacher.cache_dir
+    return named or str(run / "teacher-cache")
 
 
 def compact_tokenizer_json(path: Path) -> None:
@@ -226,7 +234,7 @@ def folder_bytes(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
-def _small_files(onnx: Path, out: Path) -> None:
+def _small_files(onnx: Path, out: Path, model: str) -> None:
     for name in SMALL_FILES:
         if (onnx / name).is_file():
             (out / name).parent.mkdir(parents=True, exist_ok=True)
@@ -235,7 +243,7 @@ def _small_files(onnx: Path, out: Path) -> None:
     (out / "onnx").mkdir()
     shutil.copy2(onnx / "onnx" / "encoder_int8.onnx", out / "onnx" / "encoder_int8.onnx")
     meta = json.loads((onnx / "onnx" / "lingualite_onnx.json").read_text(encoding="utf-8"))
-    meta["source"] = "lingualite-small"  # not the builder's local path
+    meta["source"] = model  # not the builder's local path
     write_json(out / "onnx" / "lingualite_onnx.json", meta)
 
 
@@ -264,7 +272,7 @@ def _static_files(run: Path, out: Path) -> None:
 
 
 def _assemble(
-    target: Path, write: Callable[[Path], None], run: Path, runtime: str, data_dir: Path | None = None
+    target: Path, write: Callable[[Path], None], run: Path, tier: Tier, data_dir: Path | None = None
 ) -> dict[str, Any]:
     from lingualite.models.checksums import write_checksums
 
@@ -274,10 +282,10 @@ def _assemble(
     with replacing(target, "packaged", overwrite=True, inputs=[run]) as tmp:
         write(tmp)
         write_checksums(tmp)
-        checks = everyday_check(f"{runtime}:{tmp}")
-        registers = register_check(f"{runtime}:{tmp}", data_dir) if data_dir is not None else None
-        optim = run_optim(run)
-        card = model_card(target.name, summary, checks, registers, optim)
+        checks = everyday_check(f"{tier.runtime}:{tmp}")
+        registers = register_check(f"{tier.runtime}:{tmp}", data_dir) if data_dir is not None else None
+        config = {key: run_section(run, key) for key in ("optim", "teacher")}
+        card = model_card(tier, summary, checks, registers, config)
         (tmp / "README.md").write_text(card, encoding="utf-8")
     return {
         "folder": str(target),

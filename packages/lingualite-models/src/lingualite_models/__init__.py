@@ -2,7 +2,8 @@
 
 ``lingualite-small``: a 1-layer x 128 student distilled from the multilingual USE on all 13 supported languages,
 as an int8 ONNX graph (``small/``). ``lingualite-static``: a static student (a token table and a mean, no
-transformer) distilled the same way (``static/``). Each folder has its model card (``README.md``) with the
+transformer) distilled the same way (``static/``). ``lingualite-small-34``: the transformer student of all 34 languages
+lingualite supports (``small-34/``). Each folder has its model card (``README.md``) with the
 languages, the data and their licences, and how it was measured. lingualite loads them by name
 (``lingualite encode --model lingualite-small``); :func:`model_path` gives the folder to anything else.
 Rebuilt from the packaged corpora by ``lingualite models build`` (see lingualite's docs).
@@ -14,7 +15,11 @@ from pathlib import Path
 
 __all__ = ["MODELS", "model_path"]
 
-MODELS: dict[str, str] = {"lingualite-small": "small", "lingualite-static": "static"}
+MODELS: dict[str, str] = {
+    "lingualite-small": "small",
+    "lingualite-static": "static",
+    "lingualite-small-34": "small-34",
+}
 
 
 def model_path(name: str) -> Path:
