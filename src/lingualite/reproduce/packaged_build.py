@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -147,9 +148,9 @@ def build_packaged_models(
 
                 say(f"{tier.name}: exporting the int8 ONNX graph (4-bit token table) into {onnx}")
                 export_onnx(runs[tier.name], onnx, quantize=SMALL_QUANTIZE, overwrite=onnx.exists())
-            write = (lambda o, m: lambda tmp: _small_files(o, tmp, m))(onnx, tier.model)
+            write = partial(_small_files, onnx, model=tier.model)
         else:
-            write = (lambda run: lambda tmp: _static_files(run, tmp))(runs[tier.name])
+            write = partial(_static_files, runs[tier.name])
         built[tier.name] = _assemble(out_dir / tier.name, write, runs[tier.name], tier, data_dir)
     check_budgets({name: folder_bytes(out_dir / name) for name in built}, out_dir)
     write_json(work / "build.json", built)
