@@ -61,9 +61,8 @@ from lingualite.evaluation.register import (  # noqa: E402
 from lingualite.text.languages import CHECK_PIVOTS, CORE_TRANSLATION_LANGS, ENGLISH  # noqa: E402
 
 BASELINES = ("use-m", "e5-small", "tfidf", "minilm")
-PACKAGED_SEEN = dict.fromkeys(
-    PACKAGED, DEFAULT_RECIPE_REGISTERS
-)  # every packaged model: the same recipe's text
+# every packaged model reads the same registers (its recipe's text)
+PACKAGED_SEEN = dict.fromkeys(PACKAGED, DEFAULT_RECIPE_REGISTERS)
 LORO = "loro"
 
 
@@ -567,8 +566,8 @@ def update_cards(result: dict[str, Any], cards: Path = CARDS) -> list[Path]:
     from lingualite.reproduce.packaged_tiers import TIER_TABLE
 
     written = []
-    for name, folder in ((tier.model, tier.name) for tier in TIER_TABLE.values()):
-        card = cards / folder / "README.md"
+    for tier in TIER_TABLE.values():
+        name, card = tier.model, cards / tier.name / "README.md"
         if name not in result["p_at_1"] or not card.is_file():
             continue
         table = {"pool": result["pool"], "max_pairs": result["max_pairs"], "p_at_1": result["p_at_1"][name]}

@@ -47,6 +47,5 @@ TIER_TABLE: dict[str, Tier] = {
         Tier("small-34", "lingualite-small-34", "distill-all", SUPPORTED, 10_000_000),
     )
 }
-TIERS: tuple[str, ...] = tuple(
-    TIER_TABLE
-)  # in build order: a tier whose teacher vectors another reuses first
+# in build order: a tier whose teacher vectors another reuses comes first
+TIERS: tuple[str, ...] = tuple(TIER_TABLE)
