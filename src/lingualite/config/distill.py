@@ -140,7 +140,8 @@ class DistillVocabularyConfig(VocabularyConfig):
     # pairs on text nobody trained on (docs/research/out-of-domain.md, 2026-11-28)
     kana: Literal["characters", "runs"] = "runs"
     monolingual: bool = True
-    word_lists: bool = False
+    # the shipped recipe: the word lists whole beat it retrained beside them at two seeds (session 12)
+    word_lists: bool = True
 
     def validate(self) -> None:
         if self.kind == "teacher" and self.path:
@@ -291,7 +292,7 @@ class DistillConfig(RecipeConfig):
     """
 
     mode: Literal["distill"] = "distill"
-    seed: int = 0
+    seed: int = 1  # the shipped recipe's: lingualite-small is its seed-1 run (configs/distill.yaml)
     teacher: TeacherConfig = field(default_factory=TeacherConfig)
     data: DistillDataConfig = field(default_factory=DistillDataConfig)
     vocabulary: DistillVocabularyConfig = field(default_factory=DistillVocabularyConfig)
