@@ -9,7 +9,8 @@ step resumable (a step whose output is complete is not redone):
 2. distil each model's student into ``WORK/<name>-run`` from its config (``small``: ``configs/distill.yaml``,
    the 13 languages, USE-m teacher; ``small-34``: ``configs/distill-all.yaml``, all 34, USE-m and e5-small);
    the static student (``configs/distill-static.yaml``) reads the small run's text, so it reuses its teacher
-   vectors;
+   vectors (the cache is keyed by the texts: the pairs hit it; the untranslated sample, drawn with the static
+   config's own seed, is encoded once more, ~2 min);
 3. export each transformer student as an int8 ONNX graph whose token table is stored in 4 bits
    (``WORK/<name>-onnx``; ``--quantize int8-table4`` of ``lingualite export``: the table is most of the model's
    bytes, and in 4 bits the everyday set's P@1 is unchanged, though single vectors move more: min cosine 0.976
