@@ -5,10 +5,12 @@ Three hundred short sentences (5-25 words), sixty in each of five registers (:da
 (weather, travel, food, work, health), ``news`` (invented, news-like reports; no real living people),
 ``formal`` (administrative, legal and business letters and notices), ``conversation`` (chat, spoken turns,
 questions) and ``instructions`` (recipes, how-to steps, safety notices). Every sentence was written for
-lingualite in English and translated into the other twelve languages: the first forty ``daily`` rows by
-lingualite's developers, the 260 added for issue 40 by an AI assistant; none by professional or native
-translators and none reviewed by native speakers, so expect an unidiomatic phrase here and there (European
-Portuguese, Simplified Chinese). Apache-2.0 like the code.
+lingualite in English and translated into the other twelve languages of the shipped models (the first forty
+``daily`` rows by lingualite's developers, the 260 added for issue 40 by an AI assistant), and then, both
+splits, into the 21 further languages of the registry by an AI assistant (issue 43: every supported language
+has a column); none by professional or native translators and none reviewed by native speakers, so expect
+an unidiomatic phrase here and there (European Portuguese, Simplified and Traditional (Taiwan) Chinese,
+Norwegian Bokmål). Apache-2.0 like the code.
 
 No training source holds these registers (software help, scripture and package descriptions do), so it is a
 held-out domain for every model, and it is kept out of every training run: where the recipes read their
