@@ -73,3 +73,22 @@ def test_a_build_reexports_a_graph_of_another_quantization(tmp_path: Path) -> No
     assert exported_mode(folder) == "int8" != SMALL_QUANTIZE
     meta.write_text(json.dumps({"quantization": {"mode": SMALL_QUANTIZE}}), encoding="utf-8")
     assert exported_mode(folder) == SMALL_QUANTIZE  # kept
+
+
+def test_the_everyday_check_covers_every_language_of_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lingualite.encoders import resolve
+    from lingualite.reproduce import packaged_build
+    from lingualite.reproduce.packaged_tiers import TIER_TABLE
+
+    class Hashed:  # a stand-in encoder: one random vector per text, so translations are not found
+        def encode(self, texts: list[str], **_: object) -> np.ndarray:
+            return np.stack([np.random.default_rng(abs(hash(t)) % 2**32).standard_normal(8) for t in texts])
+
+    monkeypatch.setattr(resolve, "load_encoder", lambda spec, **_: Hashed())
+    small = packaged_build.everyday_check("stand-in", TIER_TABLE["small"].languages)
+    many = packaged_build.everyday_check("stand-in", TIER_TABLE["small-34"].languages)
+    assert set(small) == {f"{a}-{b}" for a, b in packaged_build.EVERYDAY_PAIRS}
+    assert set(many) - set(small) == {
+        f"en-{x}" for x in TIER_TABLE["small-34"].languages if x != "en" and f"en-{x}" not in small
+    }
+    assert "en-th" in many and "en-he" in many and all(0 <= v <= 1 for v in many.values())

@@ -61,6 +61,7 @@ def test_the_card_of_the_34_language_model_names_both_teachers_and_every_languag
     assert all(f"{LANGUAGES[code].name} ({code})" in card for code in SUPPORTED)
     assert "in the 18 languages USE-m does not know (ca, cs," in card and "e5-small's vectors" in card
     assert "the 13 languages lingualite began with" in card and "lingualite-small (all its rows" in card
+    assert "far fewer translations there than its teachers" in card
     small = model_card(
         TIER_TABLE["small"], {"train_pairs": 10}, {"en-fr": 1.0}, None, {"teacher": {"second": None}}
     )

@@ -207,6 +207,11 @@ PAGES = (
             Section("everyday_table.json", "The everyday sentences, per register", everyday_table),
             Section("small34/language_table.json", f"{SMALL34}: XSR P@1 per language pair", language_table),
             Section("small34/any_pair_table.json", f"{SMALL34}: any two languages", any_pair_table),
+            Section(
+                "small34/everyday_table.json",
+                f"{SMALL34}: the everyday sentences in all 34 languages",
+                everyday_table,
+            ),
             Section("lang34/language_table.json", f"{LANG34}: XSR P@1 per language pair", language_table),
             Section("lang34/any_pair_table.json", f"{LANG34}: any two languages", any_pair_table),
             Section("lang34/everyday_table.json", f"{LANG34}: the everyday sentences", everyday_table),

@@ -59,11 +59,23 @@ def everyday_table(data: dict[str, Any]) -> list[str]:
             en = [v for pair, v in values.items() if "en" in pair.split("-")]
             cells.append(f"{num(sum(en) / len(en))} / {num(sum(values.values()) / len(values))}")
         body.append([reg, *cells])
+    langs = data.get("langs") or sorted(
+        {lang for pair in data["p_at_1"][models[0]]["all"] for lang in pair.split("-")}
+    )
     note = (
         "XSR P@1 (both directions) among each register's sentences (`all`: the 300 together), mean over the "
-        "en-xx pairs / over every pair of the 13 languages."
+        f"en-xx pairs / over every pair of the {len(langs)} languages."
     )
-    return [*table(["register", *(short_spec(m) for m in models)], body, "l" + "r" * len(models)), "", note]
+    head = [*table(["register", *(short_spec(m) for m in models)], body, "l" + "r" * len(models)), "", note]
+    if len(langs) <= 13:
+        return head
+    rows = [
+        [f"en-{lang}", *(num(data["p_at_1"][m]["all"][f"en-{lang}"]) for m in models)]
+        for lang in langs
+        if lang != "en"
+    ]
+    per_lang = table(["pair, all registers", *(short_spec(m) for m in models)], rows, "l" + "r" * len(models))
+    return [*head, "", *per_lang]
 
 
 def length_ratios(data: dict[str, Any]) -> list[str]:

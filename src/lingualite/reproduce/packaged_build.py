@@ -75,14 +75,18 @@ EVERYDAY_PAIRS: tuple[tuple[str, str], ...] = (
 )
 
 
-def everyday_check(spec: str) -> dict[str, float]:
-    """XSR P@1 of model ``spec`` on the shipped everyday sentences, per pair of :data:`EVERYDAY_PAIRS`."""
+def everyday_check(spec: str, languages: tuple[str, ...] = ()) -> dict[str, float]:
+    """XSR P@1 of model ``spec`` on the shipped everyday sentences, per pair of :data:`EVERYDAY_PAIRS`
+    and en-xx for each other language of ``languages`` (a model of more languages is checked in all of them)."""
     from lingualite.encoders.resolve import load_encoder
     from lingualite.evaluation.xsr import evaluate_xsr
 
     encoder = load_encoder(spec)
     scores = {}
-    for src, tgt in EVERYDAY_PAIRS:
+    more = tuple(
+        (ENGLISH, lang) for lang in languages if lang != ENGLISH and (ENGLISH, lang) not in EVERYDAY_PAIRS
+    )
+    for src, tgt in (*EVERYDAY_PAIRS, *more):
         a, b = everyday_pairs(src, tgt)
         scores[f"{src}-{tgt}"] = round(float(evaluate_xsr(encoder, a, b)["p_at_1"]), 4)
     return scores
@@ -284,7 +288,7 @@ def _assemble(
     with replacing(target, "packaged", overwrite=True, inputs=[run]) as tmp:
         write(tmp)
         write_checksums(tmp)
-        checks = everyday_check(f"{tier.runtime}:{tmp}")
+        checks = everyday_check(f"{tier.runtime}:{tmp}", tier.languages)
         registers = register_check(f"{tier.runtime}:{tmp}", data_dir) if data_dir is not None else None
         config = {key: run_section(run, key) for key in ("optim", "teacher")}
         card = model_card(tier, summary, checks, registers, config)
