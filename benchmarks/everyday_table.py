@@ -73,12 +73,9 @@ def main() -> None:
         help="the languages (default: the 13 of the shipped 13-language models; 'all': every one of the set)",
     )
     args = ap.parse_args()
-    held = everyday_languages(args.split)
-    named = held if args.langs == ["all"] else tuple(check_languages(args.langs))
+    # every supported language has a column (tests/data/evalsets/test_everyday.py), so a checked name is held
+    named = everyday_languages(args.split) if args.langs == ["all"] else tuple(check_languages(args.langs))
     langs = (ENGLISH, *(lang for lang in named if lang != ENGLISH))  # English first: the en-xx means
-    lacking = [lang for lang in langs if lang not in held]
-    if lacking:
-        ap.error(f"the everyday set is not translated into {', '.join(lacking)}")
     start = time.time()
     scores = {m: _scores(m, args.threads, args.split, langs) for m in args.models}
     lines = ["| register | " + " | ".join(args.models) + " |", "|---|" + "---:|" * len(args.models)]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lingualite.data.evalsets.everyday import everyday_languages, everyday_pairs
+from lingualite.data.evalsets.everyday import everyday_pairs
 from lingualite.data.pairs import load_xsr_pairs
 from lingualite.encoders.resolve import load_encoder
 from lingualite.evaluation.xsr import evaluate_xsr
@@ -42,7 +42,7 @@ def _pools(
     files = [data_dir / "prepared" / f"en-{lang}" / "test.tsv" for lang in langs]
     files += sorted((data_dir / "prepared-pivot").glob("*-*/test.tsv"))
     pools = {f.parent.name: load_xsr_pairs(f, max_pairs=max_pairs) for f in files if f.is_file()}
-    for lang in (lang for lang in langs if lang in everyday_languages()):  # the languages the set holds
+    for lang in langs:  # the everyday set has every supported language
         pools[f"everyday/{ENGLISH}-{lang}"] = everyday_pairs(ENGLISH, lang)
     for src, tgt in map(parse_pair, CHECK_PIVOTS):
         pools[f"everyday/{src}-{tgt}"] = everyday_pairs(src, tgt)
