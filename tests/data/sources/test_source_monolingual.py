@@ -215,3 +215,60 @@ def test_english_function_words_that_are_dutch_or_polish_words_do_not_make_engli
     assert mono.english("This function is a GNU extension.", "pl")  # still English in a Polish page
     assert not mono.english("To jest uczciwa praca.", "pl") and mono.english("To jest uczciwa praca.")
     assert not mono.english("Er is geen aansprakelijkheid.", "nl")
+
+
+def test_languages_beyond_the_13_read_their_own_packages(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    _write(root / FORTUNES / "wisdom", "A cloud does not know why it moves.\n%\n")
+    _write(root / FORTUNES / "bg" / "bgproverb", "Който рано рани, две печели.\n%\n")
+    _write(root / FORTUNES / "cs" / "citace", "Kdo jinému jámu kopá, sám do ní padá.\n%\n")
+    _write(root / "usr/share/debian-reference/ch01.en.html", "<p>Debian is a free operating system.</p>")
+    _write(
+        root / "usr/share/debian-reference/ch01.zh-tw.html",
+        "<p>Debian 是一個自由的作業系統。</p><p>Debian is a free operating system.</p>",
+    )
+    _write(root / "usr/share/man/zh_CN/man1/t.1", ".TH T 1\n.SH 描述\n这是简体中文的手册页。\n")
+    _write(root / "usr/share/man/zh_TW/man1/t.1", ".TH T 1\n.SH 描述\n這是繁體中文的手冊頁。\n")
+    _write(root / "usr/share/man/uk/man1/t.1", ".TH T 1\n.SH ОПИС\nЦя команда виводить вміст файла.\n")
+    assert mono.packages(["zht", "bg", "uk"]) == [
+        "fortunes",
+        "debian-reference-en",
+        "debian-reference-zh-tw",
+        "manpages-zh",
+        "fortunes-bg",
+        "manpages-uk",
+    ]
+    assert set(mono.lacking(["ar", "he", "hi", "th", "fa", "ca", "sk", "sl", "cs", "el"])) == {
+        "ar",
+        "he",
+        "hi",
+        "th",
+        "fa",
+        "ca",
+        "sk",
+        "sl",
+    }  # Debian 12 has no fortunes, Debian Reference or man pages in these (fortunes-cs's sk folder is empty)
+    counts = mono.extract(root, tmp_path / "corpora", ("zht", "bg", "cs", "uk"))
+    text = {
+        lang: (tmp_path / "corpora" / "monolingual" / f"{lang}.txt").read_text(encoding="utf-8").splitlines()
+        for lang in counts
+    }
+    # Traditional Chinese reads the zh_TW pages and the zh-tw manual (its untranslated paragraph dropped)
+    assert text["zht"] == ["Debian 是一個自由的作業系統。", "這是繁體中文的手冊頁。"]
+    assert text["bg"] == ["Който рано рани, две печели."]
+    assert text["cs"] == ["Kdo jinému jámu kopá, sám do ní padá."]
+    assert text["uk"] == ["Ця команда виводить вміст файла."]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lang"),
+    [
+        ("To je dobrý nápad, ale není to snadné.", "cs"),
+        ("De to kan se by og to huse.", "da"),
+        ("By efter by.", "sv"),
+        ("Ő is tudja, hogy a kutya is ugat.", "hu"),
+        ("Ea are o casă și are un câine.", "ro"),
+    ],
+)
+def test_english_function_words_that_are_words_of_the_new_languages(sentence: str, lang: str) -> None:
+    assert mono.english(sentence) and not mono.english(sentence, lang)  # "to", "by", "is", "are" are theirs

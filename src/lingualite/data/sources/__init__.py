@@ -109,8 +109,8 @@ LICENCES: dict[str, str] = {
     "ddtp": "Free, per package (Debian package descriptions and their DDTP translations)",
     "libreoffice-ui": "MPL-2.0 (LibreOffice UI message catalogs, Debian packages libreoffice-l10n-*)",
     "monolingual": (
-        "Per package: fortunes (BSD), fortunes-de, -es, -pl, -ru (GPL-2+), fortunes-zh (GPL-3+), fortunes-it "
-        "(public domain), debian-reference-* (GPL-2+), manpages-l10n translations (GPL-3+), manpages-ja and "
+        "Per package: fortunes (BSD), fortunes-de, -es, -pl, -ru (GPL-2+), fortunes-bg (GPL-1+), fortunes-zh, "
+        "-cs (GPL-3+), fortunes-it (public domain), debian-reference-* (GPL-2+), manpages-l10n translations (GPL-3+), manpages-ja and "
         "manpages-zh (the licence of each page)"
     ),
     "lexicon": "CC-BY-SA 4.0 (wordfreq's word frequency data, from the wordfreq wheel; its code MIT)",

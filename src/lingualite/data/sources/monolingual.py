@@ -9,20 +9,23 @@ sentence per line, for English and each requested language. Packages (any versio
   (GPL-2+), ``fortunes-it`` (public domain), ``fortunes-pl`` (GPL-2+), ``fortunes-ru`` (GPL-2+) and
   ``fortunes-zh`` (GPL-3+; its ``chinese`` file of modern prose: Debian's code of conduct, tips; its Tang and
   Song poems are not prose and are left out), ``fortunes-br`` (Brazilian Portuguese, its ``brasil`` file;
-  GPL-2+); there is no French, Dutch, Turkish, Japanese or Korean fortunes
+  GPL-2+), ``fortunes-bg`` (Bulgarian proverbs and quotations; GPL-1+) and ``fortunes-cs`` (Czech; GPL-3+;
+  its Slovak folder is empty); there is no French, Dutch, Turkish, Japanese or Korean fortunes
   package in Debian. Quotations, proverbs, jokes: the most general text packages hold.
   ASCII-art files and the offensive (``off/``) collections are skipped; the attribution line of each
   quotation is dropped; terminal colour codes are removed.
-* ``debian-reference-<lang>`` (GPL-2+; en, fr, de, es, it, ja, pt-br, zh-cn): the Debian Reference manual,
-  one HTML file per chapter; a paragraph of a translation identical to one of the English manual is
+* ``debian-reference-<lang>`` (GPL-2+; en, fr, de, es, it, ja, pt-br, zh-cn, zh-tw, id): the Debian Reference
+  manual, one HTML file per chapter; a paragraph of a translation identical to one of the English manual is
   untranslated and is dropped there.
-* ``manpages-<lang>`` (fr, de, es, it, nl, pl, pt-br, ru, tr: the manpages-l10n translations, GPL-3+ per
-  page; ja: JM project, the licence of each original page; zh: GPL-2+/GFDL per page, its ``zh_CN``
-  pages): translated manual pages (groff), running text only (no ``.nf`` blocks, no option lists).
+* ``manpages-<lang>`` (fr, de, es, it, nl, pl, pt-br, ru, tr, cs, da, el, fi, hu, id, nb, ro, sv, uk, vi: the
+  manpages-l10n translations, GPL-3+ per page; ja: JM project, the licence of each original page; zh:
+  GPL-2+/GFDL per page, its ``zh_CN`` pages for ``zh`` and ``zh_TW`` for ``zht``): translated manual pages
+  (groff), running text only (no ``.nf`` blocks, no option lists).
 
-Korean has none of these packages (:func:`lacking`). Portuguese is Brazilian and Chinese Simplified, as in
-every source (:func:`~lingualite.data.sources.common.locale_name`). Wrapped lines of Chinese and Japanese
-text are joined without a space (:func:`~lingualite.text.segmentation.join_lines`).
+Korean, Arabic, Thai, Catalan, Slovak, Slovenian, Hindi, Hebrew and Persian have none of these packages
+(:func:`lacking`); Greek and Romanian have a few dozen or hundred sentences. Portuguese is Brazilian and
+Chinese Simplified, as in every source (:func:`~lingualite.data.sources.common.locale_name`). Wrapped lines of
+Chinese and Japanese text are joined without a space (:func:`~lingualite.text.segmentation.join_lines`).
 
 Sentences: paragraphs (a fortune entry, an HTML ``<p>``, a man page paragraph) are split with the shared
 rule-based splitter and kept when they read as prose (:func:`lingualite.data.sources.plain_text.prose_sentences`),
@@ -74,6 +77,8 @@ FORTUNES = {
     "pt": "fortunes-br",
     "ru": "fortunes-ru",
     "zh": "fortunes-zh",
+    "bg": "fortunes-bg",
+    "cs": "fortunes-cs",  # its sk folder is empty in Debian 12
 }
 REFERENCES = {
     lang: f"debian-reference-{_suffix}"
@@ -86,6 +91,8 @@ REFERENCES = {
         "ja": "ja",
         "pt": "pt-br",
         "zh": "zh-cn",
+        "zht": "zh-tw",
+        "id": "id",
     }.items()
 }
 MANPAGES = {
@@ -98,8 +105,13 @@ MANPAGES = {
     "pt": "manpages-pt-br",
     "ru": "manpages-ru",
     "tr": "manpages-tr",
-    "zh": "manpages-zh",  # zh_CN and zh_TW pages; the zh_CN ones are read
+    "zh": "manpages-zh",  # zh_CN and zh_TW pages: zh reads zh_CN, zht zh_TW
+    "zht": "manpages-zh",
     "ja": "manpages-ja",
+    **{
+        lang: f"manpages-{lang}"
+        for lang in ("cs", "da", "el", "fi", "hu", "id", "nb", "ro", "sv", "uk", "vi")
+    },
 }
 # fortunes-zh and fortunes-br put their files beside the English ones: whose language each is, and whether it
 # is prose (the Tang and Song poems are not).
@@ -152,7 +164,16 @@ def scriptural(text: str, attribution: str = "") -> bool:
 
 # English function words that are ordinary words of another language ("Dit is het", "To jest plik"): not
 # evidence of English in that language's text.
-_ALSO_NATIVE = {"nl": frozenset({"is", "of"}), "pl": frozenset({"to", "by"})}
+_ALSO_NATIVE = {
+    "nl": frozenset({"is", "of"}),
+    "pl": frozenset({"to", "by"}),
+    "cs": frozenset({"to"}),
+    "da": frozenset({"to", "by", "be"}),
+    "nb": frozenset({"to", "by"}),
+    "sv": frozenset({"by"}),
+    "hu": frozenset({"is"}),
+    "ro": frozenset({"are"}),
+}
 
 
 def english(sentence: str, lang: str | None = None) -> bool:
