@@ -108,10 +108,17 @@ MANPAGES = {
     "zh": "manpages-zh",  # zh_CN and zh_TW pages: zh reads zh_CN, zht zh_TW
     "zht": "manpages-zh",
     "ja": "manpages-ja",
-    **{
-        lang: f"manpages-{lang}"
-        for lang in ("cs", "da", "el", "fi", "hu", "id", "nb", "ro", "sv", "uk", "vi")
-    },
+    "cs": "manpages-cs",
+    "da": "manpages-da",
+    "el": "manpages-el",
+    "fi": "manpages-fi",
+    "hu": "manpages-hu",
+    "id": "manpages-id",
+    "nb": "manpages-nb",
+    "ro": "manpages-ro",
+    "sv": "manpages-sv",
+    "uk": "manpages-uk",
+    "vi": "manpages-vi",
 }
 # fortunes-zh and fortunes-br put their files beside the English ones: whose language each is, and whether it
 # is prose (the Tang and Song poems are not).
