@@ -42,7 +42,7 @@ def test_each_pair_register_is_prepared_in_its_own_folder_once(tmp_path: Path, o
         _corpus(tmp_path / "corpora" / source / "en-fr.tsv")
     said: list[str] = []
     folders = distill_data.prepare_distill_data(tmp_path, ("fr",), LinePrinter(said.append), no_lang_id=True)
-    assert offline == [("libreoffice-ui", "games", "monolingual", "lexicon")]
+    assert offline == [("libreoffice-ui", "games", "lexicon"), ("monolingual",)]
     for folder in ("prepared-ui", "prepared-games"):
         assert folders[folder] == [tmp_path / folder / "en-fr"]
         splits = {
@@ -103,6 +103,34 @@ def test_read_only_is_the_shipped_globs_on_a_data_dir_of_those_languages(
     (tmp_path / "corpora" / "lexicon" / "sv.txt").write_text("En rad.\n")  # another language in the dir
     distill_data.read_only(explicit, folders, tmp_path, ("fr", "de"))
     assert not any("sv.txt" in f for f in explicit.data.monolingual_files)
+
+
+def test_untranslated_text_beyond_core_is_neither_fetched_nor_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fetched: dict[tuple[str, ...], tuple[str, ...]] = {}
+    monkeypatch.setattr(
+        distill_data, "fetch_corpora", lambda out, langs, sources, **_: fetched.update({sources: langs})
+    )
+    monkeypatch.setattr(
+        "lingualite.reproduce.quickstart.prepare_default_data", lambda data_dir, langs, console, **_: []
+    )
+    folders = distill_data.prepare_distill_data(tmp_path, ("fr", "cs"), LinePrinter(print), no_lang_id=True)
+    assert fetched == {("libreoffice-ui", "games", "lexicon"): ("fr", "cs"), ("monolingual",): ("fr",)}
+    for source in distill_data.TEXT_SOURCES:
+        for code in ("en", "fr", "cs"):
+            (tmp_path / "corpora" / source).mkdir(parents=True, exist_ok=True)
+            (tmp_path / "corpora" / source / f"{code}.txt").write_text("A line.\n")
+    cfg = load_distill_config("distill-all", tmp_path)
+    distill_data.read_only(cfg, folders, tmp_path, ("fr", "cs"))
+    read = {str(Path(f).relative_to(tmp_path / "corpora")) for f in cfg.data.monolingual_files}
+    assert read == {
+        "monolingual/en.txt",
+        "monolingual/fr.txt",
+        "lexicon/en.txt",
+        "lexicon/fr.txt",
+        "lexicon/cs.txt",
+    }
 
 
 def test_a_register_folder_left_with_no_training_pair_is_removed(tmp_path: Path, offline: list) -> None:
