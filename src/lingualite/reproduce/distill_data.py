@@ -9,7 +9,8 @@ read every register the packages give in each of their languages, not only the d
 - two more pair sources, each prepared in its own folder so that their held-out documents stay a register of
   their own (:data:`REGISTER_PAIR_FOLDERS`): LibreOffice UI strings and game text;
 - untranslated text whose target is the teacher's own vector (:data:`TEXT_SOURCES`): fortunes, man pages and
-  the Debian Reference, and each language's most frequent words.
+  the Debian Reference (of the 13 CORE languages: :data:`TEXT_SOURCE_LANGS`), and each language's most frequent
+  words.
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ TEXT_SOURCES: tuple[str, ...] = ("monolingual", "lexicon")
 # languages beyond CORE, with CLDR phrases, lifted the 34-language student's everyday text there by less than its
 # rule asked (docs/research/more-languages.md, 2026-11-28 session 14), so the recipe reads them as it did before
 TEXT_SOURCE_LANGS: dict[str, tuple[str, ...]] = {"monolingual": CORE}
+
+
+def _read_langs(source: str, langs: tuple[str, ...]) -> tuple[str, ...]:
+    """The languages of ``langs`` the recipe reads text ``source`` in (:data:`TEXT_SOURCE_LANGS`)."""
+    return tuple(lang for lang in langs if lang in TEXT_SOURCE_LANGS.get(source, langs))
+
+
 # UI strings and game files are few documents (a catalogue, a campaign): a larger held-out share than the
 # default pairs' 3% / 5% keeps enough test pairs per language for the register table.
 REGISTER_SPLIT = SplitConfig(valid_fraction=0.05, test_fraction=0.1, seed=0)
@@ -72,10 +80,10 @@ def prepare_distill_data(
         cache_dir=data_dir / "cache",
         progress=console.print,
     )
-    for source, only in TEXT_SOURCE_LANGS.items():
+    for source in TEXT_SOURCE_LANGS:
         fetch_corpora(
             corpora,
-            langs=tuple(lang for lang in langs if lang in only),
+            langs=_read_langs(source, langs),
             sources=(source,),
             cache_dir=data_dir / "cache",
             progress=console.print,
@@ -157,7 +165,6 @@ def read_only(
     texts = [
         data_dir / "corpora" / s / f"{lang}.txt"
         for s in TEXT_SOURCES
-        for lang in sorted({ENGLISH, *langs})
-        if lang == ENGLISH or lang in TEXT_SOURCE_LANGS.get(s, langs)
+        for lang in sorted({ENGLISH, *_read_langs(s, langs)})
     ]
     cfg.data.monolingual_files = [str(t) for t in texts if t.is_file()]

@@ -110,8 +110,8 @@ LICENCES: dict[str, str] = {
     "libreoffice-ui": "MPL-2.0 (LibreOffice UI message catalogs, Debian packages libreoffice-l10n-*)",
     "monolingual": (
         "Per package: fortunes (BSD), fortunes-de, -es, -pl, -ru (GPL-2+), fortunes-bg (GPL-1+), fortunes-zh, "
-        "-cs (GPL-3+), fortunes-it (public domain), debian-reference-* (GPL-2+), manpages-l10n translations (GPL-3+), manpages-ja and "
-        "manpages-zh (the licence of each page)"
+        "-cs (GPL-3+), fortunes-it (public domain), debian-reference-* (GPL-2+), manpages-l10n translations "
+        "(GPL-3+), manpages-ja and manpages-zh (the licence of each page)"
     ),
     "lexicon": "CC-BY-SA 4.0 (wordfreq's word frequency data, from the wordfreq wheel; its code MIT)",
     "games": "GPL-2+ (translations of The Battle for Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG; Debian packages)",
