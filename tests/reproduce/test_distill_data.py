@@ -11,6 +11,7 @@ from lingualite.config import load_distill_config
 from lingualite.core.progress import LinePrinter
 from lingualite.data.pairs import expand_files
 from lingualite.reproduce import distill_data
+from lingualite.text.languages import BEYOND_CORE, CORE
 
 
 def _corpus(path: Path, docs: int = 40) -> None:
@@ -42,7 +43,7 @@ def test_each_pair_register_is_prepared_in_its_own_folder_once(tmp_path: Path, o
         _corpus(tmp_path / "corpora" / source / "en-fr.tsv")
     said: list[str] = []
     folders = distill_data.prepare_distill_data(tmp_path, ("fr",), LinePrinter(said.append), no_lang_id=True)
-    assert offline == [("libreoffice-ui", "games", "lexicon"), ("monolingual",)]
+    assert offline == [("libreoffice-ui", "games", "monolingual", "lexicon")]  # no CLDR phrases for French
     for folder in ("prepared-ui", "prepared-games"):
         assert folders[folder] == [tmp_path / folder / "en-fr"]
         splits = {
@@ -72,7 +73,7 @@ def test_the_shipped_config_reads_what_it_prepares_and_says_how_when_missing(tmp
     folders = {Path(p).relative_to(tmp_path).parts[0] for p in cfg.data.train_files}
     assert folders == {"prepared", *distill_data.REGISTER_PAIR_FOLDERS.values()}
     texts = {Path(p).relative_to(tmp_path / "corpora").parts[0] for p in cfg.data.monolingual_files}
-    assert texts == set(distill_data.TEXT_SOURCES)
+    assert texts == {s for s in distill_data.TEXT_SOURCES if distill_data._read_langs(s, CORE)}
     with pytest.raises(Exception, match="lingualite data fetch --for distill"):
         expand_files(cfg.data.train_files, "training")
 
@@ -105,9 +106,10 @@ def test_read_only_is_the_shipped_globs_on_a_data_dir_of_those_languages(
     assert not any("sv.txt" in f for f in explicit.data.monolingual_files)
 
 
-def test_untranslated_text_beyond_core_is_neither_fetched_nor_read(
+def test_cldr_phrases_are_fetched_and_read_beyond_core_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """CLDR's phrases train the 21 beyond the 13 and stay a held-out register of the 13 and of English."""
     fetched: dict[tuple[str, ...], tuple[str, ...]] = {}
     monkeypatch.setattr(
         distill_data, "fetch_corpora", lambda out, langs, sources, **_: fetched.update({sources: langs})
@@ -116,7 +118,10 @@ def test_untranslated_text_beyond_core_is_neither_fetched_nor_read(
         "lingualite.reproduce.quickstart.prepare_default_data", lambda data_dir, langs, console, **_: []
     )
     folders = distill_data.prepare_distill_data(tmp_path, ("fr", "cs"), LinePrinter(print), no_lang_id=True)
-    assert fetched == {("libreoffice-ui", "games", "lexicon"): ("fr", "cs"), ("monolingual",): ("fr",)}
+    assert fetched == {
+        ("libreoffice-ui", "games", "monolingual", "lexicon"): ("fr", "cs"),
+        ("cldr",): ("cs",),
+    }
     for source in distill_data.TEXT_SOURCES:
         for code in ("en", "fr", "cs"):
             (tmp_path / "corpora" / source).mkdir(parents=True, exist_ok=True)
@@ -124,13 +129,18 @@ def test_untranslated_text_beyond_core_is_neither_fetched_nor_read(
     cfg = load_distill_config("distill-all", tmp_path)
     distill_data.read_only(cfg, folders, tmp_path, ("fr", "cs"))
     read = {str(Path(f).relative_to(tmp_path / "corpora")) for f in cfg.data.monolingual_files}
-    assert read == {
-        "monolingual/en.txt",
-        "monolingual/fr.txt",
-        "lexicon/en.txt",
-        "lexicon/fr.txt",
-        "lexicon/cs.txt",
+    assert read == {f"{s}/{code}.txt" for s in ("monolingual", "lexicon") for code in ("en", "fr", "cs")} | {
+        "cldr/cs.txt"
     }
+
+
+def test_the_34_language_recipe_names_the_cldr_phrases_of_every_language_beyond_core(tmp_path: Path) -> None:
+    cfg = load_distill_config("distill-all", tmp_path)
+    cldr = [Path(f) for f in cfg.data.monolingual_files if Path(f).parent.name == "cldr"]
+    assert [f.stem for f in cldr] == sorted(BEYOND_CORE)  # the order read_only gives them
+    assert [str(f) for f in distill_data._text_files(tmp_path, BEYOND_CORE) if f.parent.name == "cldr"] == [
+        str(f) for f in cldr
+    ]
 
 
 def test_a_register_folder_left_with_no_training_pair_is_removed(tmp_path: Path, offline: list) -> None:

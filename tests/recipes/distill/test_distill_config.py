@@ -85,5 +85,6 @@ def test_the_all_languages_config_is_the_shipped_one_with_a_second_teacher_and_m
     assert every.teacher.second == "e5-small"  # untranslated text of the 18 languages only e5-small knows
     assert every.data.train_files == shipped.data.train_files  # whatever languages the data dir holds
     assert (every.vocabulary.size, every.optim.max_steps) == (100_000, 20_000)
-    assert every.vocabulary.core_share == 0.75 and shipped.vocabulary.core_share is None  # the 13's rows kept
+    assert every.vocabulary.core_share == 0.65 and shipped.vocabulary.core_share is None  # the 13's rows kept
+    assert every.vocabulary.alpha < shipped.vocabulary.alpha  # flatter: the 21's scripts get their rows
     assert (every.student.num_layers, every.student.hidden_size) == (1, 128)
