@@ -88,3 +88,13 @@ def test_the_all_languages_config_is_the_shipped_one_with_a_second_teacher_and_m
     assert every.vocabulary.core_share == 0.65 and shipped.vocabulary.core_share is None  # the 13's rows kept
     assert every.vocabulary.alpha < shipped.vocabulary.alpha  # flatter: the 21's scripts get their rows
     assert (every.student.num_layers, every.student.hidden_size) == (1, 128)
+
+
+def test_the_static_recipe_reads_the_small_ones_text_with_its_teacher() -> None:
+    """`lingualite models build` points the static run at lingualite-small's teacher cache: the same text and
+    teacher, so every pair's vectors are hits (the untranslated sample, drawn with the static's own seed, is
+    encoded once more). The student, vocabulary size and steps are the static's own."""
+    static, small = load_distill_config("distill-static"), load_distill_config("distill")
+    assert static.data == small.data and static.teacher == small.teacher
+    assert (static.student.kind, small.student.kind) == ("static", "transformer")
+    assert static.vocabulary.alpha == small.vocabulary.alpha
