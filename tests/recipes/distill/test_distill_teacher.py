@@ -45,7 +45,59 @@ def test_a_swapped_or_damaged_cache_is_encoded_again(tmp_path: Path) -> None:
     a.write_bytes(b"torn")
     np.testing.assert_array_equal(encode_cached(fake.teacher, one, tmp_path), first)
     np.testing.assert_array_equal(encode_cached(fake.teacher, two, tmp_path), second)
-    assert fake.calls == [4, 4, 4, 4, 4]
+    # the swapped file's rows are found by their texts' digests (they came with them), the torn one's not
+    assert fake.calls == [4, 4, 4]
+
+
+def test_a_list_that_overlaps_a_cached_one_encodes_only_its_new_texts(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(teacher_module, "CHUNK", 3)
+    fake = CountingTeacher()
+    first = [f"s{i} {'a' * i}" for i in range(10)]
+    encode_cached(fake.teacher, first, tmp_path)
+    second = ["new one", first[7], first[2], "new two", first[2], first[9]]  # another order, a repeat
+    vectors = encode_cached(fake.teacher, second, tmp_path)
+    assert fake.calls == [3, 3, 3, 1, 2]  # the ten in chunks of three, then only the two new texts
+    np.testing.assert_array_equal(vectors, CountingTeacher().encode(second))
+    # one file per list: the new texts' own entry was folded into the second list's file
+    assert sorted(p.parent.name for p in tmp_path.glob("*/vectors.npz")) == sorted(
+        cache_key(fake.teacher, t) for t in (first, second)
+    )
+    np.testing.assert_array_equal(encode_cached(fake.teacher, second, tmp_path), vectors)
+    assert fake.calls == [3, 3, 3, 1, 2]
+    other = CountingTeacher("another teacher")
+    encode_cached(other.teacher, second, tmp_path)  # another teacher's vectors are never taken
+    assert other.calls == [3, 3]
+
+
+def test_a_cache_written_before_digests_is_given_them_when_read(tmp_path: Path) -> None:
+    fake = CountingTeacher()
+    first = [f"s{i}" for i in range(5)]
+    encode_cached(fake.teacher, first, tmp_path)
+    final = tmp_path / cache_key(fake.teacher, first) / "vectors.npz"
+    with np.load(final) as data:
+        vectors, key = data["vectors"], data["key"]
+    np.savez(final, vectors=vectors, key=key)  # the old format: no digests
+    encode_cached(fake.teacher, first[1:] + ["new"], tmp_path)
+    assert fake.calls == [5, 5]  # nothing to match against
+    encode_cached(fake.teacher, first, tmp_path)  # a hit: the file gets its digests
+    with np.load(final) as data:
+        assert "digests" in data.files
+    encode_cached(fake.teacher, ["newer", *first], tmp_path)
+    assert fake.calls == [5, 5, 1]
+
+
+def test_an_interrupted_encoding_of_the_new_texts_resumes(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(teacher_module, "CHUNK", 2)
+    first = [f"s{i}" for i in range(4)]
+    encode_cached(CountingTeacher().teacher, first, tmp_path)
+    second = first + [f"t{i}" for i in range(5)]
+    failing = FailingTeacher(ok_calls=2)
+    with pytest.raises(KeyboardInterrupt):
+        encode_cached(failing.teacher, second, tmp_path)
+    again = CountingTeacher()
+    vectors = encode_cached(again.teacher, second, tmp_path)
+    assert again.calls == [1]  # two chunks of the five new texts were kept
+    np.testing.assert_array_equal(vectors, CountingTeacher().encode(second))
 
 
 def test_key_depends_on_teacher_and_texts() -> None:

@@ -3,7 +3,10 @@
 Encoding the English side of the training pairs is the largest fixed cost of a distillation run on a CPU
 (all-MiniLM-L6-v2 encodes a few hundred sentences per second on 2 cores). The vectors are written in chunks
 under ``cache_dir/<key>/`` where ``key`` hashes the teacher's identity and the texts, so an interrupted or
-repeated run, or another run over the same sentences, picks up where the last one stopped.
+repeated run, or another run over the same sentences, picks up where the last one stopped. Each finished list
+also stores a digest of every text (with the teacher's identity), so a run over a list that overlaps an earlier
+one (another cap, another sample, one more source) takes the rows it shares from that list's file and encodes
+only the rest.
 
 Where the teacher runs: a sentence-transformers teacher follows the :mod:`lingualite.core.device` rule (on a GPU
 in float32: its vectors are the targets, and a teacher folder saved with the PCA layer stays float32). A
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,11 +183,13 @@ def encode_cached(
     texts: list[str],
     cache_dir: str | Path | None,
     progress: Callable[[int, int], None] | None = None,
+    reuse: bool = True,
 ) -> np.ndarray:
     """Teacher vectors of ``texts`` (float32, one row per text, same order), from the cache where possible.
 
     :param cache_dir: folder of the cache (None: no cache).
     :param progress: called as ``progress(done, total)`` after each chunk.
+    :param reuse: take the rows of texts that other cached lists of this teacher hold (by their digests).
     """
     if not texts:
         raise LinguaLiteError("no sentences for the teacher to encode")
@@ -194,9 +200,16 @@ def encode_cached(
     final = folder / "vectors.npz"
     vectors = _read_cached(final, key, len(texts), None)
     if vectors is not None:
+        if not _has_digests(final):  # written before digests were kept: add them, so other lists reuse it
+            _write_cached(final, key, vectors, text_digests(teacher, texts))
         if progress:
             progress(len(texts), len(texts))
         return vectors
+    digests = text_digests(teacher, texts)
+    if reuse:
+        vectors = _from_other_lists(teacher, texts, digests, final, progress)
+        if vectors is not None:
+            return vectors
     folder.mkdir(parents=True, exist_ok=True)
     parts: dict[int, np.ndarray] = {}
     dim = None
@@ -218,9 +231,94 @@ def encode_cached(
         if progress:
             progress(done, len(texts))
     vectors = np.concatenate([parts[start] for start in sorted(parts)]).astype(np.float32, copy=False)
-    _write_cached(final, key, vectors)
+    _write_cached(final, key, vectors, digests)
     for part in folder.glob("part-*.np[yz]"):
         part.unlink()
+    return vectors
+
+
+DIGEST_BYTES = 16
+
+
+def text_digests(teacher: Teacher, texts: list[str]) -> np.ndarray:
+    """One digest per text, of the teacher's identity and the text: ``(len(texts), 16)`` uint8."""
+    seed = hashlib.blake2b(teacher.fingerprint.encode(), digest_size=DIGEST_BYTES).digest()
+    joined = b"".join(hashlib.blake2b(t.encode(), digest_size=DIGEST_BYTES, key=seed).digest() for t in texts)
+    return np.frombuffer(joined, dtype=np.uint8).reshape(len(texts), DIGEST_BYTES).copy()
+
+
+def _has_digests(path: Path) -> bool:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return "digests" in data.files
+    except (OSError, ValueError):
+        return False
+
+
+def _from_other_lists(
+    teacher: Teacher,
+    texts: list[str],
+    digests: np.ndarray,
+    final: Path,
+    progress: Callable[[int, int], None] | None,
+) -> np.ndarray | None:
+    """The vectors of ``texts`` with every row another cached list holds taken from it (matched by digest)
+    and the rest encoded (cached as a list of their own, resumable, then folded in), written to ``final``;
+    None when no other list holds any of them. A content-addressed store (one entry per text) would do the same, but keeping the
+    digests inside each list's file leaves the cache one file per list, as it was, and old files readable."""
+    cache_dir, key = final.parent.parent, final.parent.name
+    wanted: dict[bytes, list[int]] = {}
+    for i, digest in enumerate(digests):
+        wanted.setdefault(digest.tobytes(), []).append(i)
+    vectors: np.ndarray | None = None
+    found = np.zeros(len(texts), dtype=bool)
+    for path in sorted(cache_dir.glob("*/vectors.npz")):
+        if path.parent.name == key or not wanted:
+            continue
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if "digests" not in data.files:
+                    continue
+                theirs = np.asarray(data["digests"], dtype=np.uint8)
+                hits = [(j, wanted.pop(d.tobytes())) for j, d in enumerate(theirs) if d.tobytes() in wanted]
+                if not hits:
+                    continue
+                rows = np.asarray(data["vectors"], dtype=np.float32)
+        except (OSError, ValueError, KeyError):
+            continue
+        if (
+            rows.ndim != 2
+            or rows.shape[0] != len(theirs)
+            or (vectors is not None and rows.shape[1] != vectors.shape[1])
+        ):
+            continue
+        if vectors is None:
+            vectors = np.empty((len(texts), rows.shape[1]), dtype=np.float32)
+        for j, positions in hits:
+            if np.isfinite(rows[j]).all():
+                vectors[positions] = rows[j]
+                found[positions] = True
+    if vectors is None or not found.any():
+        return None
+    missing = np.flatnonzero(~found)
+    logger.info(
+        "teacher cache: %d of %d sentences from other cached lists", len(texts) - len(missing), len(texts)
+    )
+    if progress:
+        progress(len(texts) - len(missing), len(texts))
+    if len(missing):
+        rest = [texts[i] for i in missing]
+        done = len(texts) - len(missing)
+        inner = None if progress is None else (lambda d, _t: progress(done + d, len(texts)))
+        encoded = encode_cached(teacher, rest, cache_dir, inner, reuse=False)
+        if encoded.shape[1] != vectors.shape[1]:
+            raise LinguaLiteError(
+                f"{cache_dir}: cached teacher vectors of width {vectors.shape[1]}, new ones {encoded.shape[1]}"
+            )
+        vectors[missing] = encoded
+    _write_cached(final, key, vectors, digests)
+    if len(missing):  # their rows are in this list's file now
+        shutil.rmtree(cache_dir / cache_key(teacher, rest), ignore_errors=True)
     return vectors
 
 
@@ -243,9 +341,13 @@ def _encode_chunks(teacher: Teacher, chunks: list[tuple[int, list[str]]]) -> Ite
             yield start, np.asarray(vectors, dtype=np.float32)
 
 
-def _write_cached(path: Path, key: str, vectors: np.ndarray) -> None:
+def _write_cached(path: Path, key: str, vectors: np.ndarray, digests: np.ndarray | None = None) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-        np.savez(fh, vectors=vectors, key=np.array(key))
+        if digests is None:
+            np.savez(fh, vectors=vectors, key=np.array(key))
+        else:
+            np.savez(fh, vectors=vectors, key=np.array(key), digests=digests)
 
 
 def _read_cached(path: Path, key: str, rows: int, dim: int | None) -> np.ndarray | None:
