@@ -247,6 +247,11 @@ def text_digests(teacher: Teacher, texts: list[str]) -> np.ndarray:
     return np.frombuffer(joined, dtype=np.uint8).reshape(len(texts), DIGEST_BYTES).copy()
 
 
+def _as_bytes(digests: np.ndarray) -> list[bytes]:
+    """Each row of a ``(n, 16)`` digest array as one ``bytes`` (a dict key)."""
+    return np.ascontiguousarray(digests).view(f"V{DIGEST_BYTES}").ravel().tolist()
+
+
 def _has_digests(path: Path) -> bool:
     try:
         with np.load(path, allow_pickle=False) as data:
@@ -264,12 +269,13 @@ def _from_other_lists(
 ) -> np.ndarray | None:
     """The vectors of ``texts`` with every row another cached list holds taken from it (matched by digest)
     and the rest encoded (cached as a list of their own, resumable, then folded in), written to ``final``;
-    None when no other list holds any of them. A content-addressed store (one entry per text) would do the same, but keeping the
-    digests inside each list's file leaves the cache one file per list, as it was, and old files readable."""
+    None when no other list holds any of them. A content-addressed store (one entry per text) would do the
+    same; keeping the digests inside each list's file leaves the cache one file per list, as it was, and old
+    files readable."""
     cache_dir, key = final.parent.parent, final.parent.name
     wanted: dict[bytes, list[int]] = {}
-    for i, digest in enumerate(digests):
-        wanted.setdefault(digest.tobytes(), []).append(i)
+    for i, digest in enumerate(_as_bytes(digests)):
+        wanted.setdefault(digest, []).append(i)
     vectors: np.ndarray | None = None
     found = np.zeros(len(texts), dtype=bool)
     for path in sorted(cache_dir.glob("*/vectors.npz")):
@@ -280,7 +286,7 @@ def _from_other_lists(
                 if "digests" not in data.files:
                     continue
                 theirs = np.asarray(data["digests"], dtype=np.uint8)
-                hits = [(j, wanted.pop(d.tobytes())) for j, d in enumerate(theirs) if d.tobytes() in wanted]
+                hits = [(j, wanted.pop(d)) for j, d in enumerate(_as_bytes(theirs)) if d in wanted]
                 if not hits:
                     continue
                 rows = np.asarray(data["vectors"], dtype=np.float32)
@@ -317,7 +323,7 @@ def _from_other_lists(
             )
         vectors[missing] = encoded
     _write_cached(final, key, vectors, digests)
-    if len(missing):  # their rows are in this list's file now
+    if len(missing):  # the new texts' own entry, made just above: its rows are in this list's file now
         shutil.rmtree(cache_dir / cache_key(teacher, rest), ignore_errors=True)
     return vectors
 
@@ -343,11 +349,11 @@ def _encode_chunks(teacher: Teacher, chunks: list[tuple[int, list[str]]]) -> Ite
 
 def _write_cached(path: Path, key: str, vectors: np.ndarray, digests: np.ndarray | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    arrays = {"vectors": vectors, "key": np.array(key)}
+    if digests is not None:
+        arrays["digests"] = digests
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:
-        if digests is None:
-            np.savez(fh, vectors=vectors, key=np.array(key))
-        else:
-            np.savez(fh, vectors=vectors, key=np.array(key), digests=digests)
+        np.savez(fh, **arrays)
 
 
 def _read_cached(path: Path, key: str, rows: int, dim: int | None) -> np.ndarray | None:
