@@ -41,3 +41,22 @@ def test_for_distill_prepares_through_the_library(tmp_path: Path, monkeypatch: p
 def test_for_refuses_what_it_cannot_do(tmp_path: Path, extra: list[str], message: str) -> None:
     result = runner.invoke(app, ["data", "fetch", "--data-dir", str(tmp_path), *extra])
     assert result.exit_code != 0 and message in result.output
+
+
+def test_langs_all_means_every_supported_language_for_any_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lingualite.data import sources
+    from lingualite.text.languages import TRANSLATION_LANGS
+
+    asked: list[tuple[str, ...]] = []
+
+    def fake(out, langs, sources, cache_dir, progress, force):
+        asked.append(langs)
+        return {"lexicon": {lang: 1 for lang in langs}}
+
+    monkeypatch.setattr(sources, "fetch_corpora", fake)
+    args = ["data", "fetch", "--sources", "lexicon", "--langs", "all", "--data-dir", str(tmp_path)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert asked == [tuple(TRANSLATION_LANGS)]

@@ -92,10 +92,10 @@ def data_fetch(
     from lingualite.data.sources import fetch_corpora
 
     out = renamed(out, out_old)
+    if langs == "all":
+        langs = ",".join(TRANSLATION_LANGS)
     if for_recipe is not None:
-        wanted = (
-            TRANSLATION_LANGS if langs == "all" else langs.split(",") if langs else SHIPPED_TRANSLATION_LANGS
-        )
+        wanted = langs.split(",") if langs else SHIPPED_TRANSLATION_LANGS
         fetch_for(for_recipe, tuple(wanted), data_dir, out, cache, as_json)
         return
     langs = langs or ",".join(CORE_TRANSLATION_LANGS)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import msgpack
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lingualite.core.errors import LinguaLiteError
 from lingualite.data import sources
@@ -75,7 +77,7 @@ def test_missing_language_is_named(tmp_path: Path) -> None:
 def test_fetch_uses_the_cached_wheel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     wheel = make_wheel(tmp_path, {"en": _cbpack(BINS["en"])})
     monkeypatch.setattr(common, "run_tool", lambda *a, **k: pytest.fail("pip must not run"))
-    assert lexicon.fetch(tmp_path) == wheel
+    assert lexicon.fetch(tmp_path, ["fr"]) == wheel
 
 
 def test_fetch_corpora_writes_the_lexicon_with_its_licence(
@@ -114,18 +116,128 @@ def test_small_lists_where_no_large_one_and_one_character_cjk_words(tmp_path: Pa
     ]
 
 
-def test_languages_without_a_word_list_are_lacking_after_the_fetch(tmp_path: Path) -> None:
-    """wordfreq has no Thai list, and its one Chinese list is Simplified: th and zht are named, and
-    fetch_corpora goes on with the others."""
+def make_thai_wheel(folder: Path, lines: str) -> Path:
+    """A wheel shaped like pythainlp's, holding its Thai National Corpus list (word<TAB>count lines)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    wheel = folder / "pythainlp-5.4.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        zf.writestr("pythainlp/corpus/tnc_freq.txt", lines)
+    return wheel
+
+
+THAI = "การ\t592036\nที่\t818364\nก\t900000\nเป็น\t540030\nพ.ศ.\t99999\nภาษาไทย\t592036\ngas\t600000\n"
+
+
+def test_languages_without_a_word_list_are_lacking_after_the_fetch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """wordfreq has no Thai list, and its one Chinese list is Simplified: zht is named, and th too unless
+    PyThaiNLP's list was fetched beside it; fetch_corpora goes on with the others."""
     wheel = make_wheel(tmp_path / "cache" / "lexicon", {lang: _cbpack(b) for lang, b in BINS.items()})
     assert lexicon.lacking(["fr", "th", "zht"]) == {}  # nothing is known before the fetch
     assert lexicon.lacking(["fr", "th", "zht"], wheel) == {
         "th": "wordfreq has no word list for it",
         "zht": "wordfreq has no word list for it",
     }
+    make_thai_wheel(wheel.parent, THAI)
+    assert lexicon.lacking(["fr", "th", "zht"], wheel) == {"zht": "wordfreq has no word list for it"}
+    monkeypatch.setattr(common, "run_tool", lambda *a, **k: pytest.fail("pip must not run"))
     said: list[str] = []
     counts = sources.fetch_corpora(
-        tmp_path / "corpora", ["fr", "th"], ["lexicon"], tmp_path / "cache", progress=said.append
+        tmp_path / "corpora", ["fr", "zht"], ["lexicon"], tmp_path / "cache", progress=said.append
     )
     assert counts == {"lexicon": {"en": 7, "fr": 5}}
-    assert "lexicon: no th (wordfreq has no word list for it); going on with the other languages" in said
+    assert "lexicon: no zht (wordfreq has no word list for it); going on with the other languages" in said
+
+
+def test_thai_words_come_from_pythainlp_most_frequent_first_with_their_marks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thai's list is the Thai National Corpus's, sorted by count (ties in file order); a tone mark or vowel
+    sign is part of its letter ("ที่"); single letters, punctuated abbreviations and the English words of
+    Thai text ("gas") are dropped."""
+    make_wheel(tmp_path / "cache" / "lexicon", {lang: _cbpack(b) for lang, b in BINS.items()})
+    make_thai_wheel(tmp_path / "cache" / "lexicon", THAI)
+    monkeypatch.setattr(common, "run_tool", lambda *a, **k: pytest.fail("pip must not run"))
+    counts = sources.fetch_corpora(
+        tmp_path / "corpora", ["th"], ["lexicon"], tmp_path / "cache", progress=lambda m: None
+    )
+    assert counts == {"lexicon": {"en": 7, "th": 4}}
+    th = (tmp_path / "corpora" / "lexicon" / "th.txt").read_text(encoding="utf-8").split()
+    assert th == ["ที่", "การ", "ภาษาไทย", "เป็น"]
+    record = (tmp_path / "corpora" / "lexicon" / "SOURCE.json").read_text(encoding="utf-8")
+    assert "CC0-1.0" in record
+
+
+def test_fetch_downloads_the_thai_wheel_only_for_thai(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr(common, "run_tool", lambda cmd, *a, **k: asked.append(cmd[-3]))
+    make_wheel(tmp_path, {"en": _cbpack(BINS["en"])})
+    lexicon.fetch(tmp_path, ["fr"])
+    assert asked == []
+    with pytest.raises(LinguaLiteError, match="pythainlp==5.4.0 produced no wheel"):
+        lexicon.fetch(tmp_path, ["fr", "th"])
+    assert asked == ["pythainlp==5.4.0"]
+
+
+def test_words_keep_their_combining_marks() -> None:
+    """Devanagari vowel signs and virama, Thai tone marks and Greek accents are marks (Unicode M*), not
+    letters: a word that has them is still a word (Hindi's list lost 23k of its 26k words to this once)."""
+    bins = [["के", "है", "किया", "हिन्दी", "ที่", "τοῦ"], ["क्या?", "१२३", "x_y"]]
+    assert list(lexicon.words(bins)) == ["के", "है", "किया", "हिन्दी", "ที่", "τοῦ"]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"aa\t3\nbb three\n", r"tnc\.txt:2: expected word<TAB>count"),
+        (b"aa\t\xff\n", r"tnc\.txt: not UTF-8 text"),
+    ],
+)
+def test_broken_count_lists_name_the_line(data: bytes, message: str) -> None:
+    with pytest.raises(LinguaLiteError, match=message):
+        lexicon.read_counts(data, "tnc.txt")
+
+
+@given(
+    st.lists(
+        st.tuples(st.text(alphabet="กขคงจabc", min_size=1, max_size=5), st.integers(0, 10**9)),
+        unique_by=lambda row: row[0],
+    )
+)
+def test_read_counts_orders_by_count_and_keeps_every_word(rows: list[tuple[str, int]]) -> None:
+    data = "".join(f"{w}\t{n}\n" for w, n in rows).encode("utf-8")
+    (read,) = lexicon.read_counts(data, "x")
+    assert sorted(read) == sorted(w for w, _ in rows)
+    count = dict(rows)
+    assert [count[w] for w in read] == sorted(count.values(), reverse=True)
+
+
+def test_a_folder_an_older_extractor_wrote_is_extracted_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Version 1 dropped every word with a combining mark: its output is redone without --force, once."""
+    make_wheel(tmp_path / "cache" / "lexicon", {"en": _cbpack(BINS["en"]), "hi": _cbpack([["के", "और"]])})
+    monkeypatch.setattr(common, "run_tool", lambda *a, **k: pytest.fail("pip must not run"))
+    folder = tmp_path / "corpora" / "lexicon"
+    folder.mkdir(parents=True)
+    (folder / "en.txt").write_text("the\n", encoding="utf-8")
+    (folder / "hi.txt").write_text("और\n", encoding="utf-8")
+    (folder / "SOURCE.json").write_text(
+        '{"source": "lexicon", "pairs": {"en": 1, "hi": 1}}', encoding="utf-8"
+    )
+    said: list[str] = []
+
+    def fetch() -> dict[str, dict[str, int]]:
+        return sources.fetch_corpora(
+            tmp_path / "corpora", ["hi"], ["lexicon"], tmp_path / "cache", said.append
+        )
+
+    assert fetch() == {"lexicon": {"en": 7, "hi": 2}}
+    assert any("extracted by an older lingualite; extracting it again" in m for m in said)
+    assert (folder / "hi.txt").read_text(encoding="utf-8").split() == ["के", "और"]
+    said.clear()
+    assert fetch() == {"lexicon": {"en": 7, "hi": 2}}
+    assert any("already extracted" in m for m in said) and not any("older lingualite" in m for m in said)

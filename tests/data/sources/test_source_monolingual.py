@@ -88,6 +88,19 @@ def test_readers_give_entries_paragraphs_and_prose() -> None:
     ]
 
 
+def test_prose_in_scripts_with_combining_marks_and_their_own_full_stops() -> None:
+    """Hindi ends a sentence with a danda and a third of its characters are vowel signs and viramas (marks,
+    not letters, in Unicode): both are prose; so is an Arabic question."""
+    hindi = "यह एक बहुत अच्छी किताब है जिसे मैंने कल पढ़ा। क्या आप भी इसे पढ़ेंगे?"
+    assert list(prose_sentences([hindi], "hi")) == [
+        "यह एक बहुत अच्छी किताब है जिसे मैंने कल पढ़ा।",
+        "क्या आप भी इसे पढ़ेंगे?",
+    ]
+    assert list(prose_sentences(["هل تريد أن تقرأ هذا الكتاب الجميل اليوم؟"], "ar")) == [
+        "هل تريد أن تقرأ هذا الكتاب الجميل اليوم؟"
+    ]
+
+
 def test_man_pages_keep_running_text_only(tmp_path: Path) -> None:
     page = _write(tmp_path / "test.1.gz", gzip.compress(MAN_PAGE.encode()))
     paragraphs = man_paragraphs(page)

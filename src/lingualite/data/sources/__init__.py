@@ -19,7 +19,7 @@ domain no default model saw, kept out of the default data so it can measure gene
 (Wesnoth, Freeciv, Widelands, Warzone 2100: stories, dialogue, history) is the broadest register the packages translate. ``monolingual``
 writes untranslated sentences instead (``monolingual/<lang>.txt``, English included: fortunes, the Debian
 Reference, man pages) for distillation with a multilingual teacher, and ``lexicon`` each language's most
-frequent words (``lexicon/<lang>.txt``, from wordfreq) for the same use; a source module with an
+frequent words (``lexicon/<lang>.txt``, from wordfreq; Thai's from PyThaiNLP) for the same use; a source module with an
 ``outputs(out_dir, langs)`` function names its own output files this way. The sources of registers beyond
 software help write the same kind of files (``<source>/<lang>.txt``): ``handbook`` (a book on administering
 Debian), ``emacs-tutorial`` (a step-by-step lesson), ``klavaro`` (typing texts: literature, essays),
@@ -71,6 +71,7 @@ __all__ = [
     "REGISTERS",
     "SOURCES",
     "default_cache_dir",
+    "extraction",
     "fetch_corpora",
     "held_by_none",
     "lacking",
@@ -113,7 +114,10 @@ LICENCES: dict[str, str] = {
         "-cs (GPL-3+), fortunes-it (public domain), debian-reference-* (GPL-2+), manpages-l10n translations "
         "(GPL-3+), manpages-ja and manpages-zh (the licence of each page)"
     ),
-    "lexicon": "CC-BY-SA 4.0 (wordfreq's word frequency data, from the wordfreq wheel; its code MIT)",
+    "lexicon": (
+        "CC-BY-SA 4.0 (wordfreq's word frequency data, from the wordfreq wheel; its code MIT); Thai: CC0-1.0 "
+        "(the Thai National Corpus's word frequencies, from the pythainlp wheel)"
+    ),
     "games": "GPL-2+ (translations of The Battle for Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG; Debian packages)",
     "handbook": "GPL-2+ or CC-BY-SA-3.0 (The Debian Administrator's Handbook, Debian package debian-handbook)",
     "emacs-tutorial": "GPL-3+ (the Emacs tutorial and its translations, Debian package emacs-common)",
@@ -136,7 +140,7 @@ DESCRIPTIONS: dict[str, str] = {
     "ddtp": "Debian package descriptions aligned by Description-md5; software descriptions",
     "libreoffice-ui": "LibreOffice UI strings (gettext msgid -> msgstr); menus, dialogs, tooltips (opt-in)",
     "monolingual": "Untranslated sentences: quotations and jokes, a sysadmin manual, man pages (opt-in)",
-    "lexicon": "The most frequent words of each language, one per line, from wordfreq (opt-in)",
+    "lexicon": "The most frequent words of each language, one per line, from wordfreq and PyThaiNLP (opt-in)",
     "games": "Game stories, dialogue, lore and help (Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG) (opt-in)",
     "handbook": "The Debian Administrator's Handbook, untranslated sentences per language (opt-in)",
     "emacs-tutorial": "The Emacs tutorial, untranslated sentences per language (opt-in)",
@@ -198,6 +202,13 @@ def held_by_none(langs: Sequence[str], sources: Sequence[str] = DEFAULT_SOURCES)
     }
 
 
+def extraction(module: ModuleType) -> int:
+    """The version of a source's extraction (its ``EXTRACTION``, 1 if none), recorded in ``SOURCE.json``: a
+    folder extracted by another version is extracted again, so a fixed extractor never leaves its old, wrong
+    output in place (lexicon 2: a word keeps its combining marks)."""
+    return int(getattr(module, "EXTRACTION", 1))
+
+
 def _source_meta(folder: Path) -> dict[str, Any]:
     try:
         meta = json.loads((folder / "SOURCE.json").read_text(encoding="utf-8"))
@@ -225,9 +236,10 @@ def fetch_corpora(
 
     A language a source does not have (no package, no free edition, no translation file) is left out of
     that source with one message saying why (recorded under ``missing`` in its ``SOURCE.json``); the other
-    languages go on. A source whose outputs all exist is not redone (unless ``force``): its counts are read
-    back. A source that cannot be fetched (no apt-get / pip, network failure) is skipped with a message and
-    left out of the result. ``progress`` receives one-line messages (default: ``print``).
+    languages go on. A source whose outputs all exist is not redone (unless ``force``, or another version of
+    its extractor wrote them, :func:`extraction`): its counts are read back. A source that cannot be fetched
+    (no apt-get / pip, network failure) is skipped with a message and left out of the result. ``progress``
+    receives one-line messages (default: ``print``).
     """
     say = progress if progress is not None else print
     out_dir = Path(out_dir)
@@ -241,6 +253,10 @@ def fetch_corpora(
         module = SOURCES[name]
         outputs = getattr(module, "outputs", None)  # a source with files of its own naming
         meta = {} if force else _source_meta(out_dir / name)
+        redo = force
+        if meta and meta.get("extraction", 1) != extraction(module):
+            say(f"{name}: {out_dir / name} was extracted by an older lingualite; extracting it again")
+            meta, redo = {}, True
         found_missing = {k: v for k, v in meta.get("missing", {}).items() if k in langs}
         missing = {**found_missing, **lacking(module, langs)}
         have = [lang for lang in langs if lang not in missing]
@@ -251,7 +267,7 @@ def fetch_corpora(
         paths = (
             outputs(out_dir, have) if outputs else {lang: output_path(out_dir, name, lang) for lang in have}
         )
-        if not force and all(p.is_file() for p in paths.values()):
+        if not redo and all(p.is_file() for p in paths.values()):
             _say_missing(say, name, missing, outputs is None)
             results[name] = {lang: count_lines(p) for lang, p in paths.items()}
             shown = _fmt(results[name], outputs is None)
@@ -294,6 +310,7 @@ def _run_source(
             "licence": LICENCES[name],
             "pairs": {**recorded, **counts},
             "missing": {**gone, **missing},
+            "extraction": extraction(module),
         },
     )
     unit = "pairs" if pairs else "sentences"

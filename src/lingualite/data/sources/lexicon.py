@@ -1,5 +1,5 @@
-"""General-domain word lists from the ``wordfreq`` wheel (opt-in source ``lexicon``): each language's most
-frequent words, for distillation with a multilingual teacher (``data.monolingual_files``).
+"""General-domain word lists (opt-in source ``lexicon``): each language's most frequent words, for
+distillation with a multilingual teacher (``data.monolingual_files``).
 
 A sentence encoder distilled on software help and package descriptions learns the words of those domains
 only; a held-out domain (the Bible, in the leave-one-source-out benchmark) then brings words whose vectors the
@@ -11,36 +11,40 @@ without any sentence of a held-out domain.
 ``lingualite data fetch --sources lexicon`` downloads the ``wordfreq`` wheel (``pip download --no-deps``; its
 code is not installed or imported) and writes ``DATA_DIR/corpora/lexicon/<lang>.txt``: the
 :data:`WORDS_PER_LANGUAGE` most frequent words of ``large_<lang>.msgpack.gz`` (``small_<lang>`` where
-wordfreq has no large list: Korean and Turkish, whose small lists hold fewer words), most frequent first,
-one per line, letters only (an inner apostrophe or hyphen allowed; no digits, no single letters, except a
-single Han, Kana or Hangul character, which is a word in Chinese, Japanese and Korean). wordfreq has
-every supported language but Thai and Traditional Chinese (:func:`lacking`); its Chinese list is in Simplified
-characters. Licence: wordfreq's data is
-CC-BY-SA 4.0 (built from Wikipedia, subtitles, news, books, web text and more; word counts only, no text),
-its code MIT.
+wordfreq has no large list: Korean, Turkish, Greek and Hindi, whose small lists hold fewer words), most
+frequent first, one per line, letters only, each letter with its combining marks (Devanagari vowel signs,
+Thai tone marks), an inner apostrophe or hyphen allowed; no digits, no single letters, except a single Han,
+Kana or Hangul character, which is a word in Chinese, Japanese and Korean. wordfreq has every supported
+language but Thai and Traditional Chinese; its Chinese list is in Simplified characters. Thai's list is
+:data:`OTHER_LISTS`' (the Thai National Corpus's word frequencies, from the ``pythainlp`` wheel, downloaded
+the same way). Licences: wordfreq's data is CC-BY-SA 4.0 (built from Wikipedia, subtitles, news, books, web
+text and more; word counts only, no text), its code MIT; PyThaiNLP's word lists are CC0-1.0.
 
 The wheel's word lists are "cBpack" files: a gzipped msgpack list whose first item is a header
 (``{"format": "cB", "version": 1}``) and whose item ``i`` holds the words of frequency ``-i`` centibels,
-the most frequent first.
+the most frequent first. PyThaiNLP's are ``word<TAB>count`` lines.
 """
 
 from __future__ import annotations
 
 import gzip
-import re
 import zipfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import msgpack
+import regex
 
 from lingualite.core.errors import LinguaLiteError
 from lingualite.core.io_utils import atomic_path
 from lingualite.data.sources.common import ALL_LANGS, SourceUnavailableError, download_wheel
+from lingualite.text.languages import get_language
 from lingualite.text.scripts import CHARACTER_SCRIPTS, script_of
 
 __all__ = [
+    "EXTRACTION",
     "NAME",
+    "OTHER_LISTS",
     "PACKAGE",
     "WORDS_PER_LANGUAGE",
     "extract",
@@ -48,21 +52,40 @@ __all__ = [
     "lacking",
     "outputs",
     "read_cbpack",
+    "read_counts",
     "words",
 ]
 
 NAME = "lexicon"
+EXTRACTION = 2  # 2: words keep their combining marks (1 kept 3,221 of Hindi's 26,155 words); Thai's list
 PACKAGE = "wordfreq==3.1.1"
 WORDS_PER_LANGUAGE = 50_000
 _MEMBERS = ("wordfreq/data/large_{lang}.msgpack.gz", "wordfreq/data/small_{lang}.msgpack.gz")
-# letters, optionally joined by one apostrophe or hyphen ("aujourd'hui", "e-mail"); no digits or underscores
+# Where wordfreq has no list: (package, member) of a word<TAB>count list of the language, any order
+OTHER_LISTS: dict[str, tuple[str, str]] = {"th": ("pythainlp==5.4.0", "pythainlp/corpus/tnc_freq.txt")}
+# letters, each with its combining marks, optionally joined by one apostrophe or hyphen ("aujourd'hui",
+# "e-mail"); no digits or underscores. The regex package, because re has no \p{M}: [^\W\d_] took a mark for
+# a non-letter and dropped "के" and "ที่" (Hindi kept 3,221 of its list's 26,155 words).
 _WORD_CHARACTERS = frozenset({*CHARACTER_SCRIPTS, "Hangul"})  # scripts whose one character can be a word
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_WORD = regex.compile(r"(?:\p{L}\p{M}*)+(?:['’-](?:\p{L}\p{M}*)+)*")
 
 
 def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
-    """Download the wordfreq wheel into ``cache_dir`` (once); returns its path."""
+    """Download the wordfreq wheel into ``cache_dir`` (once), and beside it the wheel of each language of
+    ``langs`` in :data:`OTHER_LISTS`; returns the wordfreq wheel's path."""
+    for lang in dict.fromkeys(langs):
+        if lang in OTHER_LISTS:
+            download_wheel(OTHER_LISTS[lang][0], Path(cache_dir))
     return download_wheel(PACKAGE, Path(cache_dir))
+
+
+def _other_wheel(raw: Path, lang: str) -> Path | None:
+    """The wheel of ``lang``'s list in :data:`OTHER_LISTS`, beside the wordfreq wheel ``raw``; None if absent."""
+    if lang not in OTHER_LISTS:
+        return None
+    name = OTHER_LISTS[lang][0].split("==")[0].replace("-", "_")
+    wheels = sorted(Path(raw).parent.glob(f"{name}-*.whl"))
+    return wheels[-1] if wheels else None
 
 
 def outputs(out_dir: Path, langs: Sequence[str]) -> dict[str, Path]:
@@ -82,6 +105,25 @@ def read_cbpack(data: bytes, where: str) -> list[list[str]]:
     return [[w for w in b if isinstance(w, str)] for b in unpacked[1:] if isinstance(b, list)]
 
 
+def read_counts(data: bytes, where: str) -> list[list[str]]:
+    """The words of a ``word<TAB>count`` list, most frequent first (ties in file order), as one bin each;
+    ``where`` names the list in errors, with the line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LinguaLiteError(f"{where}: not UTF-8 text: {exc}") from exc
+    counted: list[tuple[int, str]] = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        word, _, count = line.rstrip("\r").partition("\t")
+        if not count.strip().isdigit():
+            raise LinguaLiteError(f"{where}:{i}: expected word<TAB>count, got {line[:60]!r}")
+        counted.append((int(count), word.strip()))
+    counted.sort(key=lambda wc: -wc[0])  # stable: ties keep the file's order
+    return [[w for _, w in counted]]
+
+
 def words(bins: list[list[str]], limit: int = WORDS_PER_LANGUAGE) -> Iterator[str]:
     """The first ``limit`` distinct words of ``bins`` that are letters only and at least two long, or one
     Han, Kana or Hangul character (a word in Chinese, Japanese or Korean: 书, 人, 것)."""
@@ -96,8 +138,9 @@ def words(bins: list[list[str]], limit: int = WORDS_PER_LANGUAGE) -> Iterator[st
 
 
 def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
-    """After the fetch (``raw``: the wheel), the languages wordfreq has no word list for (Thai; Traditional
-    Chinese, ``zht``: wordfreq's one Chinese list is Simplified)."""
+    """After the fetch (``raw``: the wordfreq wheel), the languages with no word list: wordfreq has none and
+    :data:`OTHER_LISTS` none fetched (Traditional Chinese, ``zht``: wordfreq's one Chinese list is
+    Simplified)."""
     if raw is None:
         return {}
     try:
@@ -108,7 +151,7 @@ def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
     return {
         lang: "wordfreq has no word list for it"
         for lang in langs
-        if not any(m.format(lang=lang) in names for m in _MEMBERS)
+        if not any(m.format(lang=lang) in names for m in _MEMBERS) and _other_wheel(Path(raw), lang) is None
     }
 
 
@@ -121,11 +164,14 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
             for lang, path in outputs(out_dir, langs).items():
                 names = set(zf.namelist())
                 member = next((m.format(lang=lang) for m in _MEMBERS if m.format(lang=lang) in names), None)
-                if member is None:
+                if member is not None:
+                    bins = read_cbpack(zf.read(member), f"{wheel.name}:{member}")
+                elif (other := _other_wheel(wheel, lang)) is not None:
+                    bins = _in_own_script(_read_other(other, OTHER_LISTS[lang][1]), lang)
+                else:
                     raise LinguaLiteError(
                         f"{wheel}: no word list for {lang!r} ({_MEMBERS[0].format(lang=lang)})"
                     )
-                bins = read_cbpack(zf.read(member), f"{wheel.name}:{member}")
                 n = 0
                 with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as fh:
                     for word in words(bins):
@@ -137,3 +183,17 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
     except (zipfile.BadZipFile, OSError) as exc:
         raise SourceUnavailableError(f"{wheel}: cannot read the wheel: {exc}") from exc
     return counts
+
+
+def _read_other(wheel: Path, member: str) -> list[list[str]]:
+    with zipfile.ZipFile(wheel) as zf:
+        if member not in zf.namelist():
+            raise LinguaLiteError(f"{wheel}: no {member}")
+        return read_counts(zf.read(member), f"{wheel.name}:{member}")
+
+
+def _in_own_script(bins: list[list[str]], lang: str) -> list[list[str]]:
+    """The words of ``bins`` whose letters are all of ``lang``'s scripts: the Thai National Corpus counts the
+    English words of Thai text too ("gas", "Electrotechnical"), which are not Thai words."""
+    scripts = set(get_language(lang).scripts)
+    return [[w for w in b if all(script_of(c) in scripts for c in w if script_of(c))] for b in bins]

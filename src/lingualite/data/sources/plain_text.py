@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import html
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -25,7 +26,7 @@ __all__ = ["fortune_entries", "html_paragraphs", "man_paragraphs", "prose_senten
 MAX_WORDS = 60
 _OPENERS = "\"'“‘«¿¡(「『（ \u00a0"  # French quotes are followed by a (no-break) space
 _START = re.compile(rf"^[{_OPENERS}]*[^\W\d_]")
-_END = re.compile(r"[.!?。！？][\"'”’»)」』）]*$")
+_END = re.compile(r"[.!?。！？।॥؟][\"'”’»)」』）]*$")  # and Devanagari's danda, Arabic's question mark
 _URL = re.compile(r"https?:|www\.|\S+@\S+\.\w")
 
 
@@ -42,7 +43,8 @@ def _readable(sentence: str, lang: str | None = None) -> bool:
     if not starts_sentence(first[:1] or " "):
         return False
     chars = sentence.replace(" ", "")
-    return sum(c.isalpha() for c in chars) >= 0.6 * len(chars)
+    # a vowel sign, virama or tone mark (Unicode M*) belongs to its letter: Hindi prose is a third marks
+    return sum(c.isalpha() or unicodedata.category(c)[0] == "M" for c in chars) >= 0.6 * len(chars)
 
 
 def prose_sentences(paragraphs: Iterable[str], lang: str | None = None) -> Iterator[str]:
