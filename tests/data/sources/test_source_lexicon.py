@@ -4,6 +4,7 @@ filtered to letters, written most frequent first; broken wheels and lists give o
 from __future__ import annotations
 
 import gzip
+import json
 import zipfile
 from pathlib import Path
 
@@ -136,7 +137,8 @@ def test_languages_without_a_word_list_are_lacking_after_the_fetch(
     wheel = make_wheel(tmp_path / "cache" / "lexicon", {lang: _cbpack(b) for lang, b in BINS.items()})
     assert lexicon.lacking(["fr", "th", "zht"]) == {}  # nothing is known before the fetch
     assert lexicon.lacking(["fr", "th", "zht"], wheel) == {
-        "th": "wordfreq has no word list for it",
+        "th": "wordfreq has no word list for it, and the pythainlp==5.4.0 wheel that has one could not be "
+        "downloaded",
         "zht": "wordfreq has no word list for it",
     }
     make_thai_wheel(wheel.parent, THAI)
@@ -173,20 +175,59 @@ def test_fetch_downloads_the_thai_wheel_only_for_thai(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked: list[str] = []
-    monkeypatch.setattr(common, "run_tool", lambda cmd, *a, **k: asked.append(cmd[-3]))
+    monkeypatch.setattr(common, "run_tool", lambda cmd, *a, **k: asked.extend(c for c in cmd if "==" in c))
     make_wheel(tmp_path, {"en": _cbpack(BINS["en"])})
     lexicon.fetch(tmp_path, ["fr"])
     assert asked == []
-    with pytest.raises(LinguaLiteError, match="pythainlp==5.4.0 produced no wheel"):
-        lexicon.fetch(tmp_path, ["fr", "th"])
+    lexicon.fetch(tmp_path, ["fr", "th"])
     assert asked == ["pythainlp==5.4.0"]
+
+
+def test_thai_without_its_wheel_is_lacking_and_the_others_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pip cannot download pythainlp (offline, say): Thai is named with the reason, French is extracted."""
+    make_wheel(tmp_path / "cache" / "lexicon", {lang: _cbpack(b) for lang, b in BINS.items()})
+
+    def fail(cmd: list[str], *a: object, **k: object) -> None:
+        raise LinguaLiteError("pip download failed: no network")
+
+    monkeypatch.setattr(common, "run_tool", fail)
+    said: list[str] = []
+    counts = sources.fetch_corpora(
+        tmp_path / "corpora", ["fr", "th"], ["lexicon"], tmp_path / "cache", said.append
+    )
+    assert counts == {"lexicon": {"en": 7, "fr": 5}}
+    assert any(m.startswith("lexicon: no th (") and "pythainlp==5.4.0 wheel" in m for m in said)
+
+
+def test_a_thai_wheel_of_another_version_is_not_read(tmp_path: Path) -> None:
+    wheel = make_wheel(tmp_path, {"en": _cbpack(BINS["en"])})
+    (tmp_path / "pythainlp-5.10.0-py3-none-any.whl").write_bytes(b"")
+    assert "th" in lexicon.lacking(["th"], wheel)
+
+
+def test_unreadable_thai_lists_name_their_own_wheel(tmp_path: Path) -> None:
+    wheel = make_wheel(tmp_path, {"en": _cbpack(BINS["en"])})
+    thai = make_thai_wheel(tmp_path, "gas\t5\nพ.ศ.\t3\n")
+    with pytest.raises(
+        LinguaLiteError, match=r"pythainlp-5\.4\.0-py3-none-any\.whl:pythainlp/corpus/tnc_freq\.txt: no words"
+    ):
+        lexicon.extract(wheel, tmp_path / "out", ["th"])
+    thai.write_bytes(b"not a zip")
+    with pytest.raises(LinguaLiteError, match=r"pythainlp-5\.4\.0-py3-none-any\.whl: cannot read the wheel"):
+        lexicon.extract(wheel, tmp_path / "out", ["th"])
 
 
 def test_words_keep_their_combining_marks() -> None:
     """Devanagari vowel signs and virama, Thai tone marks and Greek accents are marks (Unicode M*), not
-    letters: a word that has them is still a word (Hindi's list lost 23k of its 26k words to this once)."""
-    bins = [["के", "है", "किया", "हिन्दी", "ที่", "τοῦ"], ["क्या?", "१२३", "x_y"]]
-    assert list(lexicon.words(bins)) == ["के", "है", "किया", "हिन्दी", "ที่", "τοῦ"]
+    letters; a zero-width (non-)joiner inside a Persian or Hindi word is part of it: a word that has them is still
+    a word (Hindi's list lost 23k of its 26k words to this once, Persian 2.3k)."""
+    bins = [
+        ["के", "है", "किया", "हिन्दी", "ที่", "τοῦ", "می\u200cشود", "क्\u200dया"],
+        ["क्या?", "१२३", "x_y", "\u200cكتاب"],
+    ]
+    assert list(lexicon.words(bins)) == ["के", "है", "किया", "हिन्दी", "ที่", "τοῦ", "می\u200cشود", "क्\u200dया"]
 
 
 @pytest.mark.parametrize(
@@ -194,11 +235,18 @@ def test_words_keep_their_combining_marks() -> None:
     [
         (b"aa\t3\nbb three\n", r"tnc\.txt:2: expected word<TAB>count"),
         (b"aa\t\xff\n", r"tnc\.txt: not UTF-8 text"),
+        (b"aa\t3\n\t5\n", r"tnc\.txt:2: expected word<TAB>count"),
+        ("aa\t3\nbb\t\u00b2\n".encode(), r"tnc\.txt:2: expected word<TAB>count"),
+        (b"aa\t3\x0bbb\t4\ncc\n", r"tnc\.txt:1: expected word<TAB>count"),
     ],
 )
 def test_broken_count_lists_name_the_line(data: bytes, message: str) -> None:
     with pytest.raises(LinguaLiteError, match=message):
         lexicon.read_counts(data, "tnc.txt")
+
+
+def test_a_byte_order_mark_does_not_hide_the_commonest_word() -> None:
+    assert lexicon.read_counts("\ufeffที่\t9\r\nการ\t5\r\n".encode(), "x") == [["ที่", "การ"]]
 
 
 @given(
@@ -218,26 +266,32 @@ def test_read_counts_orders_by_count_and_keeps_every_word(rows: list[tuple[str, 
 def test_a_folder_an_older_extractor_wrote_is_extracted_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Version 1 dropped every word with a combining mark: its output is redone without --force, once."""
-    make_wheel(tmp_path / "cache" / "lexicon", {"en": _cbpack(BINS["en"]), "hi": _cbpack([["के", "और"]])})
+    """Version 1 dropped every word with a combining mark: its output is redone without --force, once, every
+    language it wrote (not only those asked for now), and its records (Thai lacking) are not trusted."""
+    make_wheel(
+        tmp_path / "cache" / "lexicon",
+        {lang: _cbpack(b) for lang, b in BINS.items()} | {"hi": _cbpack([["के", "और"]])},
+    )
+    make_thai_wheel(tmp_path / "cache" / "lexicon", THAI)
     monkeypatch.setattr(common, "run_tool", lambda *a, **k: pytest.fail("pip must not run"))
     folder = tmp_path / "corpora" / "lexicon"
     folder.mkdir(parents=True)
-    (folder / "en.txt").write_text("the\n", encoding="utf-8")
-    (folder / "hi.txt").write_text("और\n", encoding="utf-8")
-    (folder / "SOURCE.json").write_text(
-        '{"source": "lexicon", "pairs": {"en": 1, "hi": 1}}', encoding="utf-8"
-    )
+    for lang, text in {"en": "the\n", "fr": "de\n", "hi": "और\n"}.items():
+        (folder / f"{lang}.txt").write_text(text, encoding="utf-8")
+    old = {"source": "lexicon", "pairs": {"en": 1, "fr": 1, "hi": 1}, "missing": {"th": "wordfreq has none"}}
+    (folder / "SOURCE.json").write_text(json.dumps(old), encoding="utf-8")
     said: list[str] = []
 
-    def fetch() -> dict[str, dict[str, int]]:
+    def fetch(langs: list[str]) -> dict[str, dict[str, int]]:
         return sources.fetch_corpora(
-            tmp_path / "corpora", ["hi"], ["lexicon"], tmp_path / "cache", said.append
+            tmp_path / "corpora", langs, ["lexicon"], tmp_path / "cache", said.append
         )
 
-    assert fetch() == {"lexicon": {"en": 7, "hi": 2}}
-    assert any("extracted by an older lingualite; extracting it again" in m for m in said)
+    assert fetch(["fr"]) == {"lexicon": {"en": 7, "fr": 5, "hi": 2}}
+    assert any("another version of lingualite extracted" in m for m in said)
     assert (folder / "hi.txt").read_text(encoding="utf-8").split() == ["के", "और"]
+    assert json.loads((folder / "SOURCE.json").read_text(encoding="utf-8"))["missing"] == {}
     said.clear()
-    assert fetch() == {"lexicon": {"en": 7, "hi": 2}}
-    assert any("already extracted" in m for m in said) and not any("older lingualite" in m for m in said)
+    assert fetch(["hi"]) == {"lexicon": {"en": 7, "hi": 2}}
+    assert any("already extracted" in m for m in said) and not any("another version" in m for m in said)
+    assert fetch(["th"]) == {"lexicon": {"en": 7, "th": 4}}

@@ -8,6 +8,8 @@ with lines ``english<TAB>translation<TAB>doc_id``. A source that lacks some lang
 no free Bible edition; else what the fetched data lacks, e.g. no DDTP translation file). A source whose
 ``lacking`` can tell only after a download (an apt query, an index file) also has ``lacking_offline(langs)``,
 what it lacked on Debian 12, so that :func:`held_by_none` can refuse a language before anything is downloaded.
+A source whose extraction changed (a fix that changes its output) raises its ``EXTRACTION`` (default 1), which
+``SOURCE.json`` records: a folder another version wrote is extracted again, every language in it.
 :func:`fetch_corpora` runs them for several sources, says in one line per language what a source lacks and
 goes on with the others, and skips (with a message) any source whose package manager is missing or whose
 download fails.
@@ -252,14 +254,17 @@ def fetch_corpora(
     for name in dict.fromkeys(sources):
         module = SOURCES[name]
         outputs = getattr(module, "outputs", None)  # a source with files of its own naming
-        meta = {} if force else _source_meta(out_dir / name)
-        redo = force
-        if meta and meta.get("extraction", 1) != extraction(module):
-            say(f"{name}: {out_dir / name} was extracted by an older lingualite; extracting it again")
-            meta, redo = {}, True
-        found_missing = {k: v for k, v in meta.get("missing", {}).items() if k in langs}
-        missing = {**found_missing, **lacking(module, langs)}
-        have = [lang for lang in langs if lang not in missing]
+        meta = _source_meta(out_dir / name)
+        stale = bool(meta) and meta.get("extraction", 1) != extraction(module)
+        these = list(langs)
+        if stale:  # redo every language the other version wrote, and trust none of its records
+            these += [k for k in meta.get("pairs", {}) if k in ALL_LANGS and k not in these]
+            say(f"{name}: another version of lingualite extracted {out_dir / name}; extracting it again")
+        if force or stale:
+            meta = {}
+        found_missing = {k: v for k, v in meta.get("missing", {}).items() if k in these}
+        missing = {**found_missing, **lacking(module, these)}
+        have = [lang for lang in these if lang not in missing]
         if not have:
             _say_missing(say, name, missing, outputs is None)
             say(f"{name}: SKIPPED, it has none of the languages asked for")
@@ -267,22 +272,29 @@ def fetch_corpora(
         paths = (
             outputs(out_dir, have) if outputs else {lang: output_path(out_dir, name, lang) for lang in have}
         )
-        if not redo and all(p.is_file() for p in paths.values()):
+        if not (force or stale) and all(p.is_file() for p in paths.values()):
             _say_missing(say, name, missing, outputs is None)
             results[name] = {lang: count_lines(p) for lang, p in paths.items()}
             shown = _fmt(results[name], outputs is None)
             say(f"{name}: already extracted in {out_dir / name} ({shown}); use force to redo")
             continue
-        counts = _run_source(name, module, out_dir, cache, langs, say)
+        counts = _run_source(name, module, out_dir, cache, these, say, keep_records=not stale)
         if counts is not None:
             results[name] = counts
     return results
 
 
 def _run_source(
-    name: str, module: ModuleType, out_dir: Path, cache: Path, langs: list[str], say: Callable[[str], None]
+    name: str,
+    module: ModuleType,
+    out_dir: Path,
+    cache: Path,
+    langs: list[str],
+    say: Callable[[str], None],
+    keep_records: bool = True,
 ) -> dict[str, int] | None:
-    """Fetch and extract one source for the languages it has; None when it cannot be fetched here."""
+    """Fetch and extract one source for the languages it has; None when it cannot be fetched here. The
+    ``SOURCE.json`` keeps the counts and reasons of languages extracted earlier if ``keep_records``."""
     pairs = getattr(module, "outputs", None) is None
     missing = lacking(module, langs)
     have = [lang for lang in langs if lang not in missing]
@@ -299,7 +311,7 @@ def _run_source(
     t1 = time.perf_counter()
     say(f"{name}: fetched in {t1 - t0:.1f}s; extracting ...")
     counts = module.extract(raw, out_dir, have)
-    meta = _source_meta(out_dir / name)  # counts of languages extracted earlier stay recorded
+    meta = _source_meta(out_dir / name) if keep_records else {}  # languages extracted earlier stay recorded
     recorded = {k: v for k, v in meta.get("pairs", {}).items() if k not in counts and k not in missing}
     gone = {k: v for k, v in meta.get("missing", {}).items() if k not in counts}
     write_json(

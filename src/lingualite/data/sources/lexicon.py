@@ -13,7 +13,7 @@ code is not installed or imported) and writes ``DATA_DIR/corpora/lexicon/<lang>.
 :data:`WORDS_PER_LANGUAGE` most frequent words of ``large_<lang>.msgpack.gz`` (``small_<lang>`` where
 wordfreq has no large list: Korean, Turkish, Greek and Hindi, whose small lists hold fewer words), most
 frequent first, one per line, letters only, each letter with its combining marks (Devanagari vowel signs,
-Thai tone marks), an inner apostrophe or hyphen allowed; no digits, no single letters, except a single Han,
+Thai tone marks), an inner apostrophe, hyphen or zero-width (non-)joiner allowed; no digits, no single letters, except a single Han,
 Kana or Hangul character, which is a word in Chinese, Japanese and Korean. wordfreq has every supported
 language but Thai and Traditional Chinese; its Chinese list is in Simplified characters. Thai's list is
 :data:`OTHER_LISTS`' (the Thai National Corpus's word frequencies, from the ``pythainlp`` wheel, downloaded
@@ -27,6 +27,7 @@ the most frequent first. PyThaiNLP's are ``word<TAB>count`` lines.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import zipfile
 from collections.abc import Iterator, Sequence
@@ -57,34 +58,40 @@ __all__ = [
 ]
 
 NAME = "lexicon"
-EXTRACTION = 2  # 2: words keep their combining marks (1 kept 3,221 of Hindi's 26,155 words); Thai's list
+# 2: a word keeps its combining marks and joiners (1 kept 3,221 of Hindi's 26,260 words); Thai has a list
+EXTRACTION = 2
 PACKAGE = "wordfreq==3.1.1"
 WORDS_PER_LANGUAGE = 50_000
 _MEMBERS = ("wordfreq/data/large_{lang}.msgpack.gz", "wordfreq/data/small_{lang}.msgpack.gz")
 # Where wordfreq has no list: (package, member) of a word<TAB>count list of the language, any order
 OTHER_LISTS: dict[str, tuple[str, str]] = {"th": ("pythainlp==5.4.0", "pythainlp/corpus/tnc_freq.txt")}
-# letters, each with its combining marks, optionally joined by one apostrophe or hyphen ("aujourd'hui",
-# "e-mail"); no digits or underscores. The regex package, because re has no \p{M}: [^\W\d_] took a mark for
-# a non-letter and dropped "के" and "ที่" (Hindi kept 3,221 of its list's 26,155 words).
+# letters, each with its combining marks, the runs joined by one apostrophe, hyphen or zero-width
+# (non-)joiner ("aujourd'hui", "e-mail", Persian "می‌شود"); no digits or underscores. The regex package, because
+# re has no \p{M}: [^\W\d_] took a mark for a non-letter and dropped "के" and "ที่" (Hindi kept 3,221 of its
+# list's 26,260 words), and a joiner 2,347 Persian words (می‌شود, می‌کند).
 _WORD_CHARACTERS = frozenset({*CHARACTER_SCRIPTS, "Hangul"})  # scripts whose one character can be a word
-_WORD = regex.compile(r"(?:\p{L}\p{M}*)+(?:['’-](?:\p{L}\p{M}*)+)*")
+_WORD = regex.compile(r"(?:\p{L}\p{M}*)+(?:[\u200c\u200d'’-](?:\p{L}\p{M}*)+)*")
 
 
 def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
     """Download the wordfreq wheel into ``cache_dir`` (once), and beside it the wheel of each language of
-    ``langs`` in :data:`OTHER_LISTS`; returns the wordfreq wheel's path."""
+    ``langs`` in :data:`OTHER_LISTS`; returns the wordfreq wheel's path. A language whose wheel cannot be
+    downloaded is left to :func:`lacking` (the others go on)."""
+    wheel = download_wheel(PACKAGE, Path(cache_dir))
     for lang in dict.fromkeys(langs):
         if lang in OTHER_LISTS:
-            download_wheel(OTHER_LISTS[lang][0], Path(cache_dir))
-    return download_wheel(PACKAGE, Path(cache_dir))
+            with contextlib.suppress(LinguaLiteError, OSError):
+                download_wheel(OTHER_LISTS[lang][0], Path(cache_dir))
+    return wheel
 
 
 def _other_wheel(raw: Path, lang: str) -> Path | None:
-    """The wheel of ``lang``'s list in :data:`OTHER_LISTS`, beside the wordfreq wheel ``raw``; None if absent."""
+    """The wheel of ``lang``'s list in :data:`OTHER_LISTS` (that version), beside the wordfreq wheel ``raw``;
+    None if absent."""
     if lang not in OTHER_LISTS:
         return None
-    name = OTHER_LISTS[lang][0].split("==")[0].replace("-", "_")
-    wheels = sorted(Path(raw).parent.glob(f"{name}-*.whl"))
+    name, _, version = OTHER_LISTS[lang][0].partition("==")
+    wheels = sorted(Path(raw).parent.glob(f"{name.replace('-', '_')}-{version}-*.whl"))
     return wheels[-1] if wheels else None
 
 
@@ -106,18 +113,18 @@ def read_cbpack(data: bytes, where: str) -> list[list[str]]:
 
 
 def read_counts(data: bytes, where: str) -> list[list[str]]:
-    """The words of a ``word<TAB>count`` list, most frequent first (ties in file order), as one bin each;
+    """The words of a ``word<TAB>count`` list in one bin, most frequent first (ties in file order);
     ``where`` names the list in errors, with the line."""
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise LinguaLiteError(f"{where}: not UTF-8 text: {exc}") from exc
     counted: list[tuple[int, str]] = []
-    for i, line in enumerate(text.splitlines(), 1):
+    for i, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         word, _, count = line.rstrip("\r").partition("\t")
-        if not count.strip().isdigit():
+        if not word.strip() or not count.strip().isdecimal() or not count.strip().isascii():
             raise LinguaLiteError(f"{where}:{i}: expected word<TAB>count, got {line[:60]!r}")
         counted.append((int(count), word.strip()))
     counted.sort(key=lambda wc: -wc[0])  # stable: ties keep the file's order
@@ -131,6 +138,8 @@ def words(bins: list[list[str]], limit: int = WORDS_PER_LANGUAGE) -> Iterator[st
     for word in (w for b in bins for w in b):
         if len(seen) >= limit:
             return
+        if not word:
+            continue
         long_enough = len(word) >= 2 or script_of(word) in _WORD_CHARACTERS
         if long_enough and word not in seen and _WORD.fullmatch(word):
             seen.add(word)
@@ -140,7 +149,7 @@ def words(bins: list[list[str]], limit: int = WORDS_PER_LANGUAGE) -> Iterator[st
 def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
     """After the fetch (``raw``: the wordfreq wheel), the languages with no word list: wordfreq has none and
     :data:`OTHER_LISTS` none fetched (Traditional Chinese, ``zht``: wordfreq's one Chinese list is
-    Simplified)."""
+    Simplified; Thai, if its wheel could not be downloaded)."""
     if raw is None:
         return {}
     try:
@@ -148,11 +157,14 @@ def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
             names = set(zf.namelist())
     except (zipfile.BadZipFile, OSError):
         return {}  # extract says why the wheel cannot be read
-    return {
-        lang: "wordfreq has no word list for it"
-        for lang in langs
-        if not any(m.format(lang=lang) in names for m in _MEMBERS) and _other_wheel(Path(raw), lang) is None
-    }
+    missing: dict[str, str] = {}
+    for lang in langs:
+        if any(m.format(lang=lang) in names for m in _MEMBERS) or _other_wheel(Path(raw), lang) is not None:
+            continue
+        missing[lang] = "wordfreq has no word list for it"
+        if lang in OTHER_LISTS:
+            missing[lang] += f", and the {OTHER_LISTS[lang][0]} wheel that has one could not be downloaded"
+    return missing
 
 
 def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[str, int]:
@@ -161,12 +173,14 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
     counts: dict[str, int] = {}
     try:
         with zipfile.ZipFile(wheel) as zf:
+            names = set(zf.namelist())
             for lang, path in outputs(out_dir, langs).items():
-                names = set(zf.namelist())
                 member = next((m.format(lang=lang) for m in _MEMBERS if m.format(lang=lang) in names), None)
                 if member is not None:
-                    bins = read_cbpack(zf.read(member), f"{wheel.name}:{member}")
+                    where = f"{wheel.name}:{member}"
+                    bins = read_cbpack(zf.read(member), where)
                 elif (other := _other_wheel(wheel, lang)) is not None:
+                    where = f"{other.name}:{OTHER_LISTS[lang][1]}"
                     bins = _in_own_script(_read_other(other, OTHER_LISTS[lang][1]), lang)
                 else:
                     raise LinguaLiteError(
@@ -178,7 +192,7 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
                         fh.write(word + "\n")
                         n += 1
                 if n == 0:
-                    raise LinguaLiteError(f"{wheel.name}:{member}: no words")
+                    raise LinguaLiteError(f"{where}: no words")
                 counts[lang] = n
     except (zipfile.BadZipFile, OSError) as exc:
         raise SourceUnavailableError(f"{wheel}: cannot read the wheel: {exc}") from exc
@@ -186,10 +200,15 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
 
 
 def _read_other(wheel: Path, member: str) -> list[list[str]]:
-    with zipfile.ZipFile(wheel) as zf:
-        if member not in zf.namelist():
-            raise LinguaLiteError(f"{wheel}: no {member}")
-        return read_counts(zf.read(member), f"{wheel.name}:{member}")
+    """The words of ``member`` of ``wheel`` (a list of :data:`OTHER_LISTS`); an unreadable wheel is named."""
+    try:
+        with zipfile.ZipFile(wheel) as zf:
+            if member not in zf.namelist():
+                raise LinguaLiteError(f"{wheel}: no {member}")
+            data = zf.read(member)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise SourceUnavailableError(f"{wheel}: cannot read the wheel: {exc}") from exc
+    return read_counts(data, f"{wheel.name}:{member}")
 
 
 def _in_own_script(bins: list[list[str]], lang: str) -> list[list[str]]:
