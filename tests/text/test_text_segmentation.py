@@ -65,6 +65,21 @@ def test_wrapped_lines_join_without_a_space_only_inside_unspaced_text() -> None:
     )  # next to digits
     assert join_lines(["파일을", "엽니다."]) == "파일을 엽니다."  # Korean spaces its words
     assert join_lines(["It is very", "fast."]) == "It is very fast."
+    # a Thai line wraps between words (Emacs' TUTORIAL.th): a space there would be a phrase break
+    assert join_lines(["กดปุ่มที่มี", "สัญลักษณ์ CTRL ค้างไว้"]) == "กดปุ่มที่มีสัญลักษณ์ CTRL ค้างไว้"
+    assert join_lines(["กดปุ่ม CTRL", "ค้างไว้"]) == "กดปุ่ม CTRL ค้างไว้"
+
+
+def test_devanagari_initials_and_the_double_danda() -> None:
+    """An initial with a vowel sign (जे.) is one letter, as "J." is, and does not end a sentence; the double
+    danda ends one as the danda does."""
+    from lingualite.text.segmentation import split_sentences
+
+    assert split_sentences("ए. पी. जे. अब्दुल कलाम भारत के राष्ट्रपति थे। वे वैज्ञानिक थे।") == [
+        "ए. पी. जे. अब्दुल कलाम भारत के राष्ट्रपति थे।",
+        "वे वैज्ञानिक थे।",
+    ]
+    assert split_sentences("यह पहला है॥ यह दूसरा है।") == ["यह पहला है॥", "यह दूसरा है।"]
 
 
 def test_truncate_units_cuts_words_or_characters() -> None:

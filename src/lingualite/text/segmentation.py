@@ -18,6 +18,7 @@ stop do not hide the sentence end.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -51,7 +52,7 @@ THAI_LETTERS_PER_WORD = 3.6
 # either side of the space after a stop ("חוקי.\u200f לא", ". \u200eاسم"); those before the space stay with the
 # sentence that ends, those after it open the next.
 _BIDI_MARKS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_LATIN_END = re.compile(rf"[.!?؟।][\"'”’»)\]{_BIDI_MARKS}]*\s+(?=[{_BIDI_MARKS}\s]*[¿¡\"'“‘«(]?(\w))")
+_LATIN_END = re.compile(rf"[.!?؟।॥][\"'”’»)\]{_BIDI_MARKS}]*\s+(?=[{_BIDI_MARKS}\s]*[¿¡\"'“‘«(]?(\w))")
 _CJK_END = re.compile(r"[。！？]+([」』”’）)]*)\s*")
 _ABBREVIATION_LIST = (
     "e.g i.e vs mr mrs ms dr st no nr nº ca cf z.b d.h u.a bzw usw vgl ggf inkl evtl p.ex ex sr sra srta "
@@ -75,11 +76,16 @@ def _latin_ends(text: str) -> list[int]:
         head = text[start : m.start()]
         last = head.rsplit(None, 1)[-1] if head.strip() else ""
         word = last.lstrip("(\"'“«¿¡").lower()
-        if text[m.start()] == "." and (len(word) <= 1 or word in _ABBREVIATIONS):
+        if text[m.start()] == "." and (_letters(word) <= 1 or word in _ABBREVIATIONS):
             continue
         ends.append(m.end())
         start = m.end()
     return ends
+
+
+def _letters(word: str) -> int:
+    """Letters of ``word`` without their combining marks: a Devanagari initial ``जे.`` is one letter."""
+    return sum(not unicodedata.category(c).startswith("M") for c in word)
 
 
 def _cjk_ends(text: str) -> list[int]:
@@ -233,15 +239,21 @@ def _thai_head(token: str, room: float) -> list[str]:
 
 
 def _unspaced(ch: str) -> bool:
-    """A Han or Kana letter, or CJK / full-width punctuation: text that is written without spaces."""
+    """A Han, Kana or Thai letter or mark, or CJK / full-width punctuation: text written without spaces
+    between its words (a Thai line wraps between two words, where a space would be a phrase break)."""
     cp = ord(ch)
-    return script_of(ch) in CHARACTER_SCRIPTS or 0x3000 <= cp <= 0x303F or 0xFF01 <= cp <= 0xFF65
+    return (
+        script_of(ch) in CHARACTER_SCRIPTS
+        or 0x0E01 <= cp <= 0x0E4E  # Thai letters, vowel signs and tone marks
+        or 0x3000 <= cp <= 0x303F
+        or 0xFF01 <= cp <= 0xFF65
+    )
 
 
 def join_lines(lines: list[str]) -> str:
     """Lines of wrapped text joined into one: with a space, except between two characters of text written
     without spaces (``古代戦争の`` + ``リアルタイム`` -> ``古代戦争のリアルタイム``, where a space would be
-    a word break that the original never had); each line stripped, empty lines skipped."""
+    a word break that the original never had; Thai likewise); each line stripped, empty lines skipped."""
     out = ""
     for line in lines:
         line = line.strip()

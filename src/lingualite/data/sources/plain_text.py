@@ -21,9 +21,13 @@ from pathlib import Path
 from lingualite.data.sources.common import MIN_WORDS, clean_text
 from lingualite.text.segmentation import join_lines, length_units, split_sentences, starts_sentence
 
-__all__ = ["fortune_entries", "html_paragraphs", "man_paragraphs", "prose_sentences"]
+__all__ = ["PROSE_RULES", "fortune_entries", "html_paragraphs", "man_paragraphs", "prose_sentences"]
 
 MAX_WORDS = 60
+# The version of these rules: the ``EXTRACTION`` of every source whose text they keep, so that a folder kept by
+# other rules is extracted again. 2: a letter's marks count with it, the danda and the Arabic question mark end
+# a sentence, Thai lines join without a space (segmentation.join_lines).
+PROSE_RULES = 2
 _OPENERS = "\"'“‘«¿¡(「『（ \u00a0"  # French quotes are followed by a (no-break) space
 _START = re.compile(rf"^[{_OPENERS}]*[^\W\d_]")
 _END = re.compile(r"[.!?。！？।॥؟][\"'”’»)」』）]*$")  # and Devanagari's danda, Arabic's question mark
