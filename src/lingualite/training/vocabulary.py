@@ -8,6 +8,7 @@ Under torchrun the main rank trains it and the others wait, then load it.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from transformers import PreTrainedTokenizerFast
 
 from lingualite.config.sections import PairDataConfig, VocabularyConfig
+from lingualite.core.errors import ConfigError
 from lingualite.core.io_utils import atomic_dir
 from lingualite.core.progress import phase
 from lingualite.data.pairs import ParallelCorpus, expand_files, read_pairs
@@ -42,6 +44,34 @@ def pair_texts(
     return lambda: read_pairs(expand_files(vocabulary.files or data.train_files, "vocabulary")).texts
 
 
+def _essential_marks(text: str) -> int:
+    """Devanagari and Thai combining marks in ``text``: vowel signs, viramas, tone marks, without which a word
+    is another word (``के`` -> ``क``), unlike the accents an uncased Latin vocabulary drops (``é`` -> ``e``)."""
+    return sum(
+        (0x0900 <= ord(c) <= 0x097F or 0x0E00 <= ord(c) <= 0x0E7F) and unicodedata.category(c).startswith("M")
+        for c in text
+    )
+
+
+def check_keeps_marks(tokenizer: PreTrainedTokenizerFast, texts: Callable[[], Texts], where: str) -> None:
+    """Refuse a given tokenizer whose normaliser strips the marks of a language the run's text is in (an
+    uncased BERT vocabulary's accent stripping, as the teacher vocabulary of paper 002's MiniLM does): its
+    Hindi or Thai would silently become other words. ``texts`` is read only if the normaliser strips them."""
+    normalizer = tokenizer.backend_tokenizer.normalizer
+    probe = "के ที่"
+    if normalizer is None or _essential_marks(normalizer.normalize_str(probe)) >= _essential_marks(probe):
+        return
+    for lang, lines in texts().items():
+        for line in (t for t in lines[:5000] if _essential_marks(t)):
+            out = normalizer.normalize_str(line)
+            if _essential_marks(out) < _essential_marks(line):
+                raise ConfigError(
+                    f"{where}: its tokenizer strips the vowel signs and tone marks that {lang} text needs "
+                    f"({line[:24]!r} -> {out[:24]!r}); train the run's own vocabulary (vocabulary.kind wordpiece)"
+                )
+            break
+
+
 def core_group(core_share: float | None) -> GroupShare | None:
     """The 13 default languages' fixed share of a vocabulary's sample (``vocabulary.core_share``)."""
     return None if core_share is None else GroupShare(CORE, core_share)
@@ -63,6 +93,7 @@ def prepare_vocabulary(
     ctx = ctx or DistributedContext()
     if vocabulary.path:
         tokenizer = load_tokenizer(vocabulary.path)
+        check_keeps_marks(tokenizer, texts, vocabulary.path)
         return tokenizer, {"path": vocabulary.path, "size": len(tokenizer)}
     folder = run.tokenizer_dir
     info: dict[str, Any] = {}
