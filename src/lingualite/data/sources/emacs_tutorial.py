@@ -26,18 +26,7 @@ from lingualite.data.sources.common import ALL_LANGS
 from lingualite.data.sources.documents import kept_sentences, text_paragraphs, write_lines
 from lingualite.data.sources.plain_text import PROSE_RULES
 
-__all__ = [
-    "EXTRACTION",
-    "FILES",
-    "NAME",
-    "PACKAGE",
-    "REGISTER",
-    "extract",
-    "fetch",
-    "lacking",
-    "outputs",
-    "read_tutorial",
-]
+__all__ = ["FILES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs", "read_tutorial"]
 
 NAME = "emacs-tutorial"
 EXTRACTION = PROSE_RULES  # its text is kept by the prose rules

@@ -24,7 +24,7 @@ from lingualite.data.sources.common import ALL_LANGS, locale_name
 from lingualite.data.sources.documents import write_languages
 from lingualite.data.sources.plain_text import PROSE_RULES, html_paragraphs
 
-__all__ = ["EXTRACTION", "NAME", "PACKAGES", "REGISTER", "extract", "fetch", "lacking", "outputs"]
+__all__ = ["NAME", "PACKAGES", "REGISTER", "extract", "fetch", "lacking", "outputs"]
 
 NAME = "gimp-help"
 EXTRACTION = PROSE_RULES  # its text is kept by the prose rules

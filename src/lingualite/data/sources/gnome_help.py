@@ -24,17 +24,7 @@ from lingualite.data.sources.common import ALL_LANGS, locale_name
 from lingualite.data.sources.documents import write_languages
 from lingualite.data.sources.plain_text import PROSE_RULES, html_paragraphs
 
-__all__ = [
-    "EXTRACTION",
-    "NAME",
-    "PACKAGE",
-    "REGISTER",
-    "UNTRANSLATED",
-    "extract",
-    "fetch",
-    "lacking",
-    "outputs",
-]
+__all__ = ["NAME", "PACKAGE", "REGISTER", "UNTRANSLATED", "extract", "fetch", "lacking", "outputs"]
 
 NAME = "gnome-help"
 EXTRACTION = PROSE_RULES  # its text is kept by the prose rules

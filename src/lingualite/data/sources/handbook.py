@@ -26,18 +26,7 @@ from lingualite.data.sources.common import ALL_LANGS, clean_text
 from lingualite.data.sources.documents import write_languages
 from lingualite.data.sources.plain_text import PROSE_RULES
 
-__all__ = [
-    "EXTRACTION",
-    "LOCALES",
-    "NAME",
-    "PACKAGE",
-    "REGISTER",
-    "extract",
-    "fetch",
-    "lacking",
-    "outputs",
-    "paragraphs",
-]
+__all__ = ["LOCALES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs", "paragraphs"]
 
 NAME = "handbook"
 EXTRACTION = PROSE_RULES  # its text is kept by the prose rules

@@ -23,7 +23,7 @@ from lingualite.data.sources.common import ALL_LANGS
 from lingualite.data.sources.documents import write_languages
 from lingualite.data.sources.plain_text import PROSE_RULES, html_paragraphs
 
-__all__ = ["EXTRACTION", "FOLDERS", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs"]
+__all__ = ["FOLDERS", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs"]
 
 NAME = "install-guide"
 EXTRACTION = PROSE_RULES  # its text is kept by the prose rules

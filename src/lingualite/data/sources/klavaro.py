@@ -24,7 +24,7 @@ from lingualite.data.sources.common import ALL_LANGS
 from lingualite.data.sources.documents import kept_sentences, text_paragraphs, write_lines
 from lingualite.data.sources.plain_text import PROSE_RULES
 
-__all__ = ["EXTRACTION", "FILES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs"]
+__all__ = ["FILES", "NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs"]
 
 NAME = "klavaro"
 EXTRACTION = PROSE_RULES  # its text is kept by the prose rules

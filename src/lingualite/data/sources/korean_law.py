@@ -27,17 +27,7 @@ from lingualite.data.sources.common import ALL_LANGS, SourceUnavailableError, cl
 from lingualite.data.sources.documents import kept_sentences, write_lines
 from lingualite.data.sources.plain_text import PROSE_RULES
 
-__all__ = [
-    "EXTRACTION",
-    "NAME",
-    "PACKAGE",
-    "REGISTER",
-    "extract",
-    "fetch",
-    "lacking",
-    "outputs",
-    "paragraphs",
-]
+__all__ = ["NAME", "PACKAGE", "REGISTER", "extract", "fetch", "lacking", "outputs", "paragraphs"]
 
 NAME = "korean-law"
 EXTRACTION = PROSE_RULES  # its text is kept by the prose rules
