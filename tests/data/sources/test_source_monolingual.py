@@ -101,6 +101,13 @@ def test_prose_in_scripts_with_combining_marks_and_their_own_full_stops() -> Non
     ]
 
 
+def test_a_stop_of_another_script_ends_no_sentence() -> None:
+    """A French man page's table of ISO 8859-6 ends a row with the Arabic question mark: not French prose."""
+    row = "Oct Décimal Caractère Description _ 254 172 AC VIRGULE ARABE 273 187 BB POINT-VIRGULE ARABE 277 191 BF ؟"
+    assert list(prose_sentences([row], "fr")) == []
+    assert list(prose_sentences(["यह एक बहुत अच्छी किताब है।"], "ar")) == []
+
+
 def test_man_pages_keep_running_text_only(tmp_path: Path) -> None:
     page = _write(tmp_path / "test.1.gz", gzip.compress(MAN_PAGE.encode()))
     paragraphs = man_paragraphs(page)

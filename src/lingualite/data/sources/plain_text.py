@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from lingualite.data.sources.common import MIN_WORDS, clean_text
+from lingualite.text.languages import get_language
 from lingualite.text.segmentation import join_lines, length_units, split_sentences, starts_sentence
 
 __all__ = ["PROSE_RULES", "fortune_entries", "html_paragraphs", "man_paragraphs", "prose_sentences"]
@@ -31,7 +32,15 @@ PROSE_RULES = 2
 _OPENERS = "\"'“‘«¿¡(「『（ \u00a0"  # French quotes are followed by a (no-break) space
 _START = re.compile(rf"^[{_OPENERS}]*[^\W\d_]")
 _END = re.compile(r"[.!?。！？।॥؟][\"'”’»)」』）]*$")  # and Devanagari's danda, Arabic's question mark
+_SCRIPT_STOPS = {"।": "Devanagari", "॥": "Devanagari", "؟": "Arabic"}  # stops of one script's text
 _URL = re.compile(r"https?:|www\.|\S+@\S+\.\w")
+
+
+def _own_stop(stop: str, lang: str | None) -> bool:
+    """A danda ends Devanagari text and an Arabic question mark Arabic-script text, not a French man page's
+    table of the ISO 8859-6 characters («... POINT-VIRGULE ARABE 277 191 BF ؟»)."""
+    script = _SCRIPT_STOPS.get(stop)
+    return script is None or (lang is not None and script in get_language(lang).scripts)
 
 
 def _readable(sentence: str, lang: str | None = None) -> bool:
@@ -41,7 +50,8 @@ def _readable(sentence: str, lang: str | None = None) -> bool:
         or "\\" in sentence
     ):
         return False
-    if not _START.match(sentence) or not _END.search(sentence):
+    end = _END.search(sentence)
+    if not _START.match(sentence) or not end or not _own_stop(end.group(0)[0], lang):
         return False
     first = sentence.lstrip(_OPENERS)
     if not starts_sentence(first[:1] or " "):
