@@ -13,12 +13,13 @@ code is not installed or imported) and writes ``DATA_DIR/corpora/lexicon/<lang>.
 :data:`WORDS_PER_LANGUAGE` most frequent words of ``large_<lang>.msgpack.gz`` (``small_<lang>`` where
 wordfreq has no large list: Korean, Turkish, Greek and Hindi, whose small lists hold fewer words), most
 frequent first, one per line, letters only, each letter with its combining marks (Devanagari vowel signs,
-Thai tone marks), an inner apostrophe, hyphen or zero-width (non-)joiner allowed; no digits, no single letters, except a single Han,
-Kana or Hangul character, which is a word in Chinese, Japanese and Korean. wordfreq has every supported
-language but Thai and Traditional Chinese; its Chinese list is in Simplified characters. Thai's list is
-:data:`OTHER_LISTS`' (the Thai National Corpus's word frequencies, from the ``pythainlp`` wheel, downloaded
-the same way). Licences: wordfreq's data is CC-BY-SA 4.0 (built from Wikipedia, subtitles, news, books, web
-text and more; word counts only, no text), its code MIT; PyThaiNLP's word lists are CC0-1.0.
+Thai tone marks), an inner apostrophe, hyphen or zero-width (non-)joiner allowed; no digits, no single
+letters, except a single Han, Kana or Hangul character, which is a word in Chinese, Japanese and Korean.
+wordfreq has every supported language but Thai and Traditional Chinese; its Chinese list is in Simplified
+characters. Thai's list is :data:`OTHER_LISTS`' (the Thai National Corpus's word frequencies, from the
+``pythainlp`` wheel, downloaded the same way). Licences: wordfreq's data is CC-BY-SA 4.0 (built from
+Wikipedia, subtitles, news, books, web text and more; word counts only, no text), its code MIT; PyThaiNLP's
+word lists are CC0-1.0.
 
 The wheel's word lists are "cBpack" files: a gzipped msgpack list whose first item is a header
 (``{"format": "cB", "version": 1}``) and whose item ``i`` holds the words of frequency ``-i`` centibels,

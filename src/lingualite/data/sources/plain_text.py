@@ -4,9 +4,10 @@
 Each reader yields paragraphs (whitespace collapsed); :func:`prose_sentences` splits them with the shared
 sentence splitter (:func:`~lingualite.data.sources.common.split_sentences`) and keeps what reads as a
 sentence: it starts with a capital (after an opening quote or mark), ends with ``.``, ``!``, ``?`` or their
-CJK, Devanagari (danda) and Arabic forms (and closing quotes), has 3 to 60 words, at least 60% letters among its
-characters (a letter's combining marks count with it), no URL and no backslash (a groff escape left over). Formatting
-leftovers (option lists, code, tables, ASCII art) mostly fail one of these.
+CJK forms, or the danda or Arabic question mark in text of their script (and closing quotes), has 3 to 60
+words, at least 60% letters among its characters (a letter's combining marks count with it), no URL and no
+backslash (a groff escape left over). Formatting leftovers (option lists, code, tables, ASCII art) mostly fail
+one of these.
 """
 
 from __future__ import annotations
