@@ -14,7 +14,7 @@ import unicodedata
 from collections import Counter
 from functools import lru_cache
 
-__all__ = ["CHARACTER_SCRIPTS", "SIMPLIFIED_ONLY", "UNSPACED_SCRIPTS", "script_of", "script_units"]
+__all__ = ["CHARACTER_SCRIPTS", "SIMPLIFIED_ONLY", "UNSPACED_SCRIPTS", "is_mark", "script_of", "script_units"]
 
 # Scripts whose every letter is a unit of length, as a word is elsewhere (text without spaces).
 CHARACTER_SCRIPTS = frozenset({"Han", "Hiragana", "Katakana"})
@@ -82,9 +82,15 @@ def script_of(ch: str) -> str | None:
     return unicodedata.name(ch, "UNKNOWN").split()[0].title()
 
 
+def is_mark(ch: str) -> bool:
+    """A combining mark (Unicode M*: a Devanagari vowel sign or virama, a Thai tone mark, an accent): part of
+    the letter before it, though Python's ``str.isalpha`` and ``re``'s ``\\w`` do not count it as a letter."""
+    return unicodedata.category(ch).startswith("M")
+
+
 def _inside_word(ch: str) -> bool:
     """A combining mark or a zero-width joiner: part of the word around it, not a break."""
-    return ch in _JOINERS or unicodedata.category(ch).startswith("M")
+    return ch in _JOINERS or is_mark(ch)
 
 
 def script_units(text: str) -> Counter[str]:

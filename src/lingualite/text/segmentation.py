@@ -18,12 +18,11 @@ stop do not hide the sentence end.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
 from lingualite.text.languages import LANGUAGES
-from lingualite.text.scripts import CHARACTER_SCRIPTS, script_of
+from lingualite.text.scripts import CHARACTER_SCRIPTS, is_mark, script_of
 
 __all__ = [
     "ENGLISH_CHARS_PER_WORD",
@@ -85,7 +84,7 @@ def _latin_ends(text: str) -> list[int]:
 
 def _letters(word: str) -> int:
     """Letters of ``word`` without their combining marks: a Devanagari initial ``जे.`` is one letter."""
-    return sum(not unicodedata.category(c).startswith("M") for c in word)
+    return sum(not is_mark(c) for c in word)
 
 
 def _cjk_ends(text: str) -> list[int]:

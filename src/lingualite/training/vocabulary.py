@@ -8,7 +8,6 @@ Under torchrun the main rank trains it and the others wait, then load it.
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
@@ -22,6 +21,7 @@ from lingualite.core.progress import phase
 from lingualite.data.pairs import ParallelCorpus, expand_files, read_pairs
 from lingualite.models.run_folder import RunFolder
 from lingualite.text.languages import CORE
+from lingualite.text.scripts import is_mark
 from lingualite.tokenization import load_tokenizer
 from lingualite.tokenization.sampling import GroupShare
 from lingualite.tokenization.vocabulary import build_vocabulary
@@ -47,10 +47,7 @@ def pair_texts(
 def _essential_marks(text: str) -> int:
     """Devanagari and Thai combining marks in ``text``: vowel signs, viramas, tone marks, without which a word
     is another word (``के`` -> ``क``), unlike the accents an uncased Latin vocabulary drops (``é`` -> ``e``)."""
-    return sum(
-        (0x0900 <= ord(c) <= 0x097F or 0x0E00 <= ord(c) <= 0x0E7F) and unicodedata.category(c).startswith("M")
-        for c in text
-    )
+    return sum((0x0900 <= ord(c) <= 0x097F or 0x0E00 <= ord(c) <= 0x0E7F) and is_mark(c) for c in text)
 
 
 def check_keeps_marks(tokenizer: PreTrainedTokenizerFast, texts: Callable[[], Texts], where: str) -> None:
@@ -62,14 +59,14 @@ def check_keeps_marks(tokenizer: PreTrainedTokenizerFast, texts: Callable[[], Te
     if normalizer is None or _essential_marks(normalizer.normalize_str(probe)) >= _essential_marks(probe):
         return
     for lang, lines in texts().items():
-        for line in (t for t in lines[:5000] if _essential_marks(t)):
-            out = normalizer.normalize_str(line)
-            if _essential_marks(out) < _essential_marks(line):
-                raise ConfigError(
-                    f"{where}: its tokenizer strips the vowel signs and tone marks that {lang} text needs "
-                    f"({line[:24]!r} -> {out[:24]!r}); train the run's own vocabulary (vocabulary.kind wordpiece)"
-                )
-            break
+        line = next((t for t in lines[:5000] if _essential_marks(t)), None)  # the normaliser is deterministic
+        if line is not None and _essential_marks(out := normalizer.normalize_str(line)) < _essential_marks(
+            line
+        ):
+            raise ConfigError(
+                f"{where}: its tokenizer strips the vowel signs and tone marks that {lang} text needs "
+                f"({line[:24]!r} -> {out[:24]!r}); train the run's own vocabulary (vocabulary.kind wordpiece)"
+            )
 
 
 def core_group(core_share: float | None) -> GroupShare | None:

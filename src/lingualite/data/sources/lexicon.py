@@ -216,4 +216,4 @@ def _in_own_script(bins: list[list[str]], lang: str) -> list[list[str]]:
     """The words of ``bins`` whose letters are all of ``lang``'s scripts: the Thai National Corpus counts the
     English words of Thai text too ("gas", "Electrotechnical"), which are not Thai words."""
     scripts = set(get_language(lang).scripts)
-    return [[w for w in b if all(script_of(c) in scripts for c in w if script_of(c))] for b in bins]
+    return [[w for w in b if {script_of(c) for c in w} - {None} <= scripts] for b in bins]

@@ -15,12 +15,12 @@ from __future__ import annotations
 import gzip
 import html
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from lingualite.data.sources.common import MIN_WORDS, clean_text
 from lingualite.text.languages import get_language
+from lingualite.text.scripts import is_mark
 from lingualite.text.segmentation import join_lines, length_units, split_sentences, starts_sentence
 
 __all__ = ["PROSE_RULES", "fortune_entries", "html_paragraphs", "man_paragraphs", "prose_sentences"]
@@ -59,7 +59,7 @@ def _readable(sentence: str, lang: str | None = None) -> bool:
         return False
     chars = sentence.replace(" ", "")
     # a vowel sign, virama or tone mark (Unicode M*) belongs to its letter: Hindi prose is a third marks
-    return sum(c.isalpha() or unicodedata.category(c)[0] == "M" for c in chars) >= 0.6 * len(chars)
+    return sum(c.isalpha() or is_mark(c) for c in chars) >= 0.6 * len(chars)
 
 
 def prose_sentences(paragraphs: Iterable[str], lang: str | None = None) -> Iterator[str]:
