@@ -133,3 +133,21 @@ def test_tokenizer_train_splits_han_and_kana_and_counts_english_once(tmp_path: P
     tok = load_tokenizer(out)
     assert tok.tokenize("机器学习") == ["机", "器", "学", "习"]
     assert tok.unk_token_id not in tok("赤い車 큰 집 the cat", add_special_tokens=False)["input_ids"]
+
+
+def test_tokenizer_train_keeps_a_character_the_sample_missed_with_alphabet_min_count(tmp_path: Path) -> None:
+    (tmp_path / "en-zh").mkdir()
+    lines = [f"cat {i}\t猫 {i}" for i in range(300)] + ["noodles\t吃麵", "more noodles\t麵條"]
+    path = tmp_path / "en-zh" / "train.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from lingualite.tokenization import load_tokenizer
+
+    unk = []
+    for extra in ([], ["--alphabet-min-count", "2"]):
+        out = tmp_path / f"tok{len(extra)}"
+        args = ["tokenizer", "train", str(path), "--output", str(out), "--vocab-size", "120"]
+        result = runner.invoke(app, [*args, "--sample-size", "20", "--kind", "wordpiece", *extra])
+        assert result.exit_code == 0, result.output
+        tok = load_tokenizer(out)
+        unk.append(tok.unk_token_id in tok("麵", add_special_tokens=False)["input_ids"])
+    assert unk == [True, False]  # 20 draws of 302 lines miss both 麵 lines; the option brings one back

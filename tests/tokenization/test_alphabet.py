@@ -62,3 +62,29 @@ def test_a_small_vocabulary_with_thousands_of_characters_keeps_the_frequent_ones
     rare = tok(HAN[290], add_special_tokens=False)["input_ids"]  # a rare one seen in training is [UNK]
     assert rare[-1] == tok.unk_token_id
     assert tok("一 the", add_special_tokens=False)["input_ids"][0] != tok.unk_token_id
+
+
+def test_sentences_for_unsampled_characters_take_one_sentence_for_each_and_skip_what_the_sample_has() -> None:
+    from lingualite.tokenization.alphabet import sentences_for_unsampled
+
+    pools = {"ko": ["집에 갔어", "뚜껑 열어", "뚜껑이 있어", "뚜껑 닫아"], "en": ["a b", "a c"]}
+    sample = {"ko": ["집에 갔어"], "en": ["a b"]}
+    # 뚜 and 껑 (3 times each) come with the first sentence that holds them; 열, 있, 이, 닫, 아 (once) stay out
+    assert sentences_for_unsampled(pools, sample, 2) == {"ko": ["뚜껑 열어"]}
+    assert sentences_for_unsampled(pools, sample, 1)["ko"] == ["뚜껑 열어", "뚜껑이 있어", "뚜껑 닫아"]
+    assert sentences_for_unsampled(pools, sample, 1)["en"] == ["a c"]
+    with pytest.raises(ValueError, match="min_count"):
+        sentences_for_unsampled(pools, sample, 0)
+
+
+def test_unsampled_characters_are_compared_as_the_vocabulary_normalises_them() -> None:
+    from lingualite.tokenization.alphabet import sentences_for_unsampled
+    from lingualite.tokenization.tokenizer import text_normalizer
+
+    normalize = text_normalizer(lowercase=True).normalize_str
+    pools = {"fr": ["École", "une école", "Ａ et a", "Ёж", "ёлка"]}
+    sample = {"fr": ["une école", "a"]}
+    # É is é and full-width Ａ is a once normalised: the sample has both; ё counts twice as Ё + ё
+    assert sentences_for_unsampled(pools, sample, 2, normalize) == {"fr": ["Ёж"]}
+    # compared raw, É and Ａ look new and Ё, ё once each are under the count
+    assert sentences_for_unsampled(pools, sample, 2) == {}

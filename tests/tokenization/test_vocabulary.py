@@ -61,3 +61,16 @@ def test_whole_lines_reach_the_vocabulary_however_the_draw_falls() -> None:
     )
     assert sample.whole == {"ko": ["뚜껑"]} and sum(sample.counts.values()) == pytest.approx(40, abs=2)
     assert tok.unk_token_id not in tok("뚜껑")["input_ids"]  # both syllables, the second as a word piece
+
+
+def test_characters_the_draw_missed_join_with_a_sentence_when_the_text_holds_them_often_enough() -> None:
+    texts = {"en": [f"cat dog {i}" for i in range(500)], "zh": [f"我 {i}" for i in range(500)]}
+    texts["zh"] += ["我吃麵", "麵好吃", "樓"]  # 麵 twice, 樓 once: a draw of 40 almost surely misses both
+    plain, sample = build_vocabulary(texts, size=200, kind="wordpiece", sample_size=40, seed=1)
+    assert sample.for_alphabet is None and plain.unk_token_id in plain("麵")["input_ids"]
+    tok, sample = build_vocabulary(
+        texts, size=200, kind="wordpiece", sample_size=40, seed=1, alphabet_min_count=2
+    )
+    assert sample.for_alphabet == {"zh": ["我吃麵"]}  # one sentence for 麵 and 吃; 樓 is under the count
+    assert tok.unk_token_id not in tok("麵")["input_ids"]
+    assert tok.unk_token_id in tok("樓")["input_ids"]

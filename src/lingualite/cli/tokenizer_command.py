@@ -35,6 +35,14 @@ def tokenizer_train(
             help="Share of each language's characters the alphabet covers; the rarest are [UNK].",
         ),
     ] = CHARACTER_COVERAGE,
+    alphabet_min_count: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Also keep each character a language's text holds at least this many times that the "
+            "sample missed (with a sentence holding it); unset: the sample's characters only.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Train one vocabulary shared by all languages, with exponentially smoothed language sampling.
@@ -53,6 +61,7 @@ def tokenizer_train(
             alpha=alpha,
             sample_size=sample_size,
             character_coverage=character_coverage,
+            alphabet_min_count=alphabet_min_count,
         )
         tok.save_pretrained(str(output))
     except (LinguaLiteError, OSError, ValueError) as exc:

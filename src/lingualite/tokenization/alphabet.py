@@ -26,6 +26,7 @@ __all__ = [
     "character_counts",
     "choose_alphabet",
     "normalized_lines",
+    "sentences_for_unsampled",
     "without_rare",
 ]
 
@@ -73,6 +74,55 @@ def choose_alphabet(counts: Mapping[str, Counter[str]], coverage: float, limit: 
     if len(chosen) > limit:
         chosen = set(sorted(chosen, key=lambda c: (-score[c], c))[:limit])
     return chosen
+
+
+def sentences_for_unsampled(
+    pools: Mapping[str, Sequence[str]],
+    sample: Mapping[str, Sequence[str]],
+    min_count: int,
+    normalize: Callable[[str], str] = str,
+) -> dict[str, list[str]]:
+    """Per language, sentences of its whole text (``pools``) that hold the characters it uses at least
+    ``min_count`` times there but its drawn ``sample`` lacks: one sentence per such character at most.
+
+    The alphabet is read off the sample, so a character the draw missed is [UNK] for good, however common in
+    the language's text: a 5,000-sentence draw of Traditional Chinese missed 麵, 樓 and 稅 (14, 5 and 10
+    times in its training text), and one missing Hangul syllable makes its whole word [UNK] in WordPiece.
+    Joining these sentences to the sample puts every such character, in its own context, into the vocabulary
+    (unless ``character_coverage < 1`` or the alphabet's cap leaves it out: it occurs about once there).
+    Characters are compared as the vocabulary sees them, each through ``normalize`` (the tokenizer's
+    normaliser: "É" counts as "é", full-width "Ａ" as "a").
+    """
+    if min_count < 1:
+        raise ValueError(f"min_count must be at least 1, got {min_count}")
+    seen_as: dict[str, str] = {}  # raw character -> its normalised form, asked once
+
+    def as_seen(chars: set[str]) -> dict[str, str]:
+        for c in chars - seen_as.keys():
+            seen_as[c] = normalize(c)
+        return {c: seen_as[c] for c in chars}
+
+    out: dict[str, list[str]] = {}
+    for lang, texts in pools.items():
+        counts: Counter[str] = Counter()
+        for raw, n in Counter("".join(texts)).items():
+            for c in as_seen({raw})[raw]:
+                counts[c] += n
+        drawn = {c for form in as_seen(set("".join(sample.get(lang, ())))).values() for c in form}
+        wanted = {c for c, n in counts.items() if n >= min_count and c not in drawn and not c.isspace()}
+        carriers = {raw for raw, form in seen_as.items() if wanted.intersection(form)}
+        chosen: list[str] = []
+        for text in texts:
+            if not wanted:
+                break
+            if carriers.intersection(text):
+                found = {c for raw in carriers.intersection(text) for c in seen_as[raw]} & wanted
+                if found:
+                    chosen.append(text)
+                    wanted -= found
+        if chosen:
+            out[lang] = chosen
+    return out
 
 
 def without_rare(

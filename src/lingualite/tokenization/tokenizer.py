@@ -22,9 +22,10 @@ from lingualite.tokenization.alphabet import (
     character_counts,
     choose_alphabet,
     normalized_lines,
+    sentences_for_unsampled,
     without_rare,
 )
-from lingualite.tokenization.sampling import sample_by_language
+from lingualite.tokenization.sampling import distinct_texts, sample_by_language
 from lingualite.tokenization.segmentation import KanaRule, pre_tokenizer
 
 logger = logging.getLogger(__name__)
@@ -36,7 +37,8 @@ SPECIAL_TOKENS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 MAX_WORD_CHARS = 1000
 
 
-def _normalizer(lowercase: bool) -> normalizers.Normalizer:
+def text_normalizer(lowercase: bool) -> normalizers.Normalizer:
+    """The normaliser of every vocabulary trained here: NFKC, tabs as spaces, and lowercase if asked."""
     steps = [normalizers.NFKC(), normalizers.Replace("\t", " ")]
     if lowercase:
         steps.append(normalizers.Lowercase())
@@ -53,6 +55,7 @@ def train_tokenizer(
     seed: int = 0,
     character_coverage: float = CHARACTER_COVERAGE,
     kana: KanaRule = "characters",
+    alphabet_min_count: int | None = None,
 ) -> PreTrainedTokenizerFast:
     """Train a shared vocabulary on sentences of every language, sampled with p_l proportional to n_l^alpha.
 
@@ -67,8 +70,16 @@ def train_tokenizer(
         :mod:`lingualite.tokenization.alphabet`); the rarest become [UNK].
     :param kana: ``characters`` (each Kana letter a pre-token) or ``runs`` (a Kana run is one pre-token the
         sub-word model cuts; :func:`~lingualite.tokenization.segmentation.isolate_characters`).
+    :param alphabet_min_count: also the characters a language's text holds at least this many times that
+        the sample missed, each with a sentence holding it
+        (:func:`~lingualite.tokenization.alphabet.sentences_for_unsampled`; None: the sample's characters).
     """
     sample = sample_by_language(texts, alpha=alpha, total=sample_size, seed=seed)
+    if alphabet_min_count is not None:
+        normalize = text_normalizer(lowercase).normalize_str
+        pools = distinct_texts(texts)
+        for lang, added in sentences_for_unsampled(pools, sample, alphabet_min_count, normalize).items():
+            sample[lang] = [*sample.get(lang, []), *added]
     return train_on_sample(sample, vocab_size, kind, lowercase, character_coverage, kana)
 
 
@@ -99,7 +110,7 @@ def train_on_sample(
     else:
         raise ValueError(f"kind must be 'unigram' or 'wordpiece', got {kind!r}")
     tok.pre_tokenizer = pre_tokenizer(kind, kana)
-    tok.normalizer = _normalizer(lowercase)
+    tok.normalizer = text_normalizer(lowercase)
     corpus = _training_text(sample, tok.normalizer.normalize_str, vocab_size, character_coverage)
     tok.train_from_iterator(corpus, trainer=trainer, length=len(corpus))
     cls_id, sep_id = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")

@@ -18,7 +18,7 @@ from typing import Literal
 
 from transformers import PreTrainedTokenizerFast
 
-from lingualite.tokenization.alphabet import CHARACTER_COVERAGE
+from lingualite.tokenization.alphabet import CHARACTER_COVERAGE, sentences_for_unsampled
 from lingualite.tokenization.sampling import (
     GroupShare,
     distinct_texts,
@@ -26,7 +26,7 @@ from lingualite.tokenization.sampling import (
     smoothed_language_shares,
 )
 from lingualite.tokenization.segmentation import KanaRule
-from lingualite.tokenization.tokenizer import train_on_sample
+from lingualite.tokenization.tokenizer import text_normalizer, train_on_sample
 
 logger = logging.getLogger(__name__)
 
@@ -38,11 +38,14 @@ class VocabularySample:
     :param sentences: the drawn sentences per language (with repeats where a language is short).
     :param shares: the target share p_l of each language.
     :param whole: lines added to each language's drawn sentences, all of them (word lists), if any.
+    :param for_alphabet: sentences added for the characters the draw missed
+        (:func:`~lingualite.tokenization.alphabet.sentences_for_unsampled`), if any.
     """
 
     sentences: dict[str, list[str]]
     shares: dict[str, float]
     whole: dict[str, list[str]] | None = None
+    for_alphabet: dict[str, list[str]] | None = None
 
     @property
     def counts(self) -> dict[str, int]:
@@ -82,6 +85,7 @@ def build_vocabulary(
     group: GroupShare | None = None,
     kana: KanaRule = "characters",
     whole: Mapping[str, Sequence[str]] | None = None,
+    alphabet_min_count: int | None = None,
 ) -> tuple[PreTrainedTokenizerFast, VocabularySample]:
     """Train a ``size``-token vocabulary on a smoothed sample of ``texts``; returns it and the sample.
 
@@ -93,16 +97,26 @@ def build_vocabulary(
     :param kana: Kana letters one pre-token each, or in runs (:func:`~lingualite.tokenization.segmentation.isolate_characters`).
     :param whole: lines per language that join the drawn sentences whole (not drawn, not counted in the
         shares): a word list's every word reaches the trainer, its characters the alphabet.
+    :param alphabet_min_count: also every character a language's whole text holds at least this many times,
+        with a sentence that holds it, where the draw and ``whole`` missed it (None: the draw's characters).
     """
     sample = sample_for_vocabulary(texts, alpha=alpha, size=sample_size, seed=seed, group=group)
     if whole:
         sample.whole = {lang: list(lines) for lang, lines in whole.items()}
     extra = sample.whole or {}
+    lines = {
+        lang: [*sample.sentences.get(lang, []), *extra.get(lang, [])]
+        for lang in sorted({*sample.sentences, *extra})
+    }
+    if alphabet_min_count is not None:
+        normalize = text_normalizer(lowercase).normalize_str
+        sample.for_alphabet = sentences_for_unsampled(
+            distinct_texts(texts), lines, alphabet_min_count, normalize
+        )
+        for lang, added in sample.for_alphabet.items():
+            lines[lang] = [*lines.get(lang, []), *added]
     tokenizer = train_on_sample(
-        {
-            lang: [*sample.sentences.get(lang, []), *extra.get(lang, [])]
-            for lang in sorted({*sample.sentences, *extra})
-        },
+        lines,
         size,
         kind,
         lowercase,

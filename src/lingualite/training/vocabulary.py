@@ -111,6 +111,10 @@ def _reuse_or_train(
 ) -> dict[str, Any]:
     folder, record_path = run.tokenizer_dir, run.tokenizer_dir / RECORD
     settings = {**asdict(vocabulary), "seed": seed}
+    if (
+        settings.get("alphabet_min_count") is None
+    ):  # unset: the settings a run recorded before the key existed
+        settings.pop("alphabet_min_count", None)
     if (folder / "tokenizer.json").exists():
         record = json.loads(record_path.read_text()) if record_path.exists() else {}
         if resume or record.get("settings") == settings:
@@ -129,6 +133,7 @@ def _reuse_or_train(
             core_group(vocabulary.core_share),
             vocabulary.kana,
             whole() if whole is not None else None,
+            vocabulary.alphabet_min_count,
         )
     info = {
         "kind": vocabulary.kind,
@@ -142,6 +147,9 @@ def _reuse_or_train(
         "core_share": vocabulary.core_share,
         "kana": vocabulary.kana,
     }
+    if sample.for_alphabet is not None:
+        info["alphabet_min_count"] = vocabulary.alphabet_min_count
+        info["alphabet_lines_per_language"] = {lang: len(t) for lang, t in sample.for_alphabet.items()}
     if whole is not None:
         info["whole_lines_per_language"] = {lang: len(t) for lang, t in (sample.whole or {}).items()}
     with atomic_dir(folder) as tmp:
