@@ -230,6 +230,11 @@ def test_words_keep_their_combining_marks() -> None:
     assert list(lexicon.words(bins)) == ["के", "है", "किया", "हिन्दी", "ที่", "τοῦ", "می\u200cشود", "क्\u200dया"]
 
 
+def test_a_hebrew_acronym_keeps_its_gershayim_between_hebrew_letters_only() -> None:
+    bins = [['ע"י', "צה״ל", "ב׳ית", 'ab"cd', '"של', 'של"', "ע״a"]]
+    assert list(lexicon.words(bins)) == ['ע"י', "צה״ל", "ב׳ית"]
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [

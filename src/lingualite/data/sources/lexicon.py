@@ -60,7 +60,8 @@ __all__ = [
 
 NAME = "lexicon"
 # 2: a word keeps its combining marks and joiners (1 kept 3,221 of Hindi's 26,260 words); Thai has a list
-EXTRACTION = 2
+# 3: a Hebrew acronym's gershayim or geresh between its letters (2 dropped 630 words such as ע"י, צה"ל)
+EXTRACTION = 3
 PACKAGE = "wordfreq==3.1.1"
 WORDS_PER_LANGUAGE = 50_000
 _MEMBERS = ("wordfreq/data/large_{lang}.msgpack.gz", "wordfreq/data/small_{lang}.msgpack.gz")
@@ -69,9 +70,13 @@ OTHER_LISTS: dict[str, tuple[str, str]] = {"th": ("pythainlp==5.4.0", "pythainlp
 # letters, each with its combining marks, the runs joined by one apostrophe, hyphen or zero-width
 # (non-)joiner ("aujourd'hui", "e-mail", Persian "می‌شود"); no digits or underscores. The regex package, because
 # re has no \p{M}: [^\W\d_] took a mark for a non-letter and dropped "के" and "ที่" (Hindi kept 3,221 of its
-# list's 26,260 words), and a joiner 2,347 Persian words (می‌شود, می‌کند).
+# list's 26,260 words), and a joiner 2,347 Persian words (می‌شود, می‌کند). Between two Hebrew letters a
+# gershayim or geresh (written ״ ׳ or " ') marks an acronym or abbreviation: ע"י ("by"), צה"ל, ד״ר.
 _WORD_CHARACTERS = frozenset({*CHARACTER_SCRIPTS, "Hangul"})  # scripts whose one character can be a word
-_WORD = regex.compile(r"(?:\p{L}\p{M}*)+(?:[\u200c\u200d'’-](?:\p{L}\p{M}*)+)*")
+_WORD = regex.compile(
+    r"(?:\p{L}\p{M}*)+"
+    r"(?:(?:[\u200c\u200d'’-]|(?<=\p{Hebrew})[\"\u05f3\u05f4](?=\p{Hebrew}))(?:\p{L}\p{M}*)+)*"
+)
 
 
 def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
