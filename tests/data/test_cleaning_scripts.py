@@ -119,6 +119,8 @@ def test_untranslated_or_wrong_script_sides_are_dropped() -> None:
         _reason("zh", EN, "Документ автоматически сохраняется 文档保存") == "foreign_script"
     )  # Cyrillic in Chinese
     assert _reason("ko", EN, "Документ автоматически сохраняется каждые десять минут.") == "foreign_script"
+    # Ukrainian's apostrophe U+02BC is no foreign script ("five hundred fifty-five" was dropped as one)
+    assert _reason("uk", "Five hundred and fifty-five.", "Пʼятьсот пʼятдесят пʼять") is None
     # Latin product names inside a non-Latin sentence are fine.
     assert _reason("zh", GOOD["zh"][2][0], GOOD["zh"][2][1]) is None
 

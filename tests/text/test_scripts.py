@@ -53,3 +53,14 @@ def test_right_to_left_indic_and_thai_words_are_whole() -> None:
     thai = "แสดงแหล่งที่มาของเนื้อหา"  # "shows the source of the contents": marks are not counted
     assert script_units(thai) == {"Thai": sum(1 for ch in thai if script_of(ch) == "Thai")}
     assert script_units(thai)["Thai"] < len(thai)
+
+
+def test_the_ukrainian_apostrophe_is_no_script_of_its_own() -> None:
+    """Ukrainian writes its apostrophe as U+02BC, a "modifier letter" to Unicode: it counted a script
+    "Modifier", so a Ukrainian sentence with three of them was a third foreign script."""
+    assert script_of("\u02bc") is None and script_of("\u02bb") is None
+    assert (
+        script_units("Пʼятьсот пʼятдесят пʼять")
+        == script_units("П'ятьсот п'ятдесят п'ять")
+        == {"Cyrillic": 6}
+    )

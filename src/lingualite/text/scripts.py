@@ -21,6 +21,7 @@ CHARACTER_SCRIPTS = frozenset({"Han", "Hiragana", "Katakana"})
 # Scripts written without spaces between words: the above, and Thai (whose words a dictionary segmenter finds,
 # :func:`lingualite.text.segmentation.words`). :func:`script_units` counts their letters one by one.
 UNSPACED_SCRIPTS = frozenset({*CHARACTER_SCRIPTS, "Thai"})
+_MODIFIER_LETTERS = (0x02B0, 0x02FF)  # ʼ ʻ ˈ ː ʰ: apostrophes and phonetic modifiers, no script's letters
 _JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ: inside Persian, Hindi and Arabic words
 # Frequent Simplified Chinese characters that Japanese writes otherwise (这 vs これ, 时 vs 時, 设 vs 設, 档...):
 # Han text without Kana that holds one is Chinese. Characters both write alike (学, 数, 体, 写, 会) are not
@@ -68,10 +69,13 @@ _RANGES: tuple[tuple[int, int, str], ...] = (
 def script_of(ch: str) -> str | None:
     """The script of letter ``ch`` (``Latin``, ``Cyrillic``, ``Han``, ``Hiragana``, ``Katakana``, ``Hangul``,
     ``Greek``, or the first word of its Unicode name, title-cased); None for anything that is not a letter
-    (digits, punctuation, spaces, marks)."""
+    (digits, punctuation, spaces, marks, and the spacing modifier letters U+02B0-U+02FF: Ukrainian writes its
+    apostrophe as ʼ U+02BC, which Unicode calls a letter, so "пʼять" counted a script "Modifier" of its own)."""
     cp = ord(ch)
     if cp < 0x80:
         return "Latin" if ch.isalpha() else None
+    if _MODIFIER_LETTERS[0] <= cp <= _MODIFIER_LETTERS[1]:
+        return None
     for lo, hi, name in _RANGES:
         if lo <= cp <= hi:
             return name if (ch.isalpha() or unicodedata.category(ch) == "Nl") else None
