@@ -95,31 +95,31 @@ def sentences_for_unsampled(
     """
     if min_count < 1:
         raise ValueError(f"min_count must be at least 1, got {min_count}")
-    seen_as: dict[str, str] = {}  # raw character -> its normalised form, asked once
+    forms: dict[str, str] = {}  # raw character -> as the vocabulary sees it, normalised once
 
-    def as_seen(chars: set[str]) -> dict[str, str]:
-        for c in chars - seen_as.keys():
-            seen_as[c] = normalize(c)
-        return {c: seen_as[c] for c in chars}
+    def form(raw: str) -> str:
+        if raw not in forms:
+            forms[raw] = normalize(raw)
+        return forms[raw]
 
     out: dict[str, list[str]] = {}
     for lang, texts in pools.items():
+        raw_counts = Counter("".join(texts))
         counts: Counter[str] = Counter()
-        for raw, n in Counter("".join(texts)).items():
-            for c in as_seen({raw})[raw]:
+        for raw, n in raw_counts.items():
+            for c in form(raw):
                 counts[c] += n
-        drawn = {c for form in as_seen(set("".join(sample.get(lang, ())))).values() for c in form}
+        drawn = {c for raw in set("".join(sample.get(lang, ()))) for c in form(raw)}
         wanted = {c for c, n in counts.items() if n >= min_count and c not in drawn and not c.isspace()}
-        carriers = {raw for raw, form in seen_as.items() if wanted.intersection(form)}
+        carriers = {raw for raw in raw_counts if wanted.intersection(form(raw))}  # a set test per text
         chosen: list[str] = []
         for text in texts:
             if not wanted:
                 break
-            if carriers.intersection(text):
-                found = {c for raw in carriers.intersection(text) for c in seen_as[raw]} & wanted
-                if found:
-                    chosen.append(text)
-                    wanted -= found
+            held = carriers.intersection(text)
+            if held and (found := wanted.intersection(c for raw in held for c in form(raw))):
+                chosen.append(text)
+                wanted -= found
         if chosen:
             out[lang] = chosen
     return out

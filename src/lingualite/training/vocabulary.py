@@ -60,9 +60,10 @@ def check_keeps_marks(tokenizer: PreTrainedTokenizerFast, texts: Callable[[], Te
         return
     for lang, lines in texts().items():
         line = next((t for t in lines[:5000] if _essential_marks(t)), None)  # the normaliser is deterministic
-        if line is not None and _essential_marks(out := normalizer.normalize_str(line)) < _essential_marks(
-            line
-        ):
+        if line is None:
+            continue
+        out = normalizer.normalize_str(line)
+        if _essential_marks(out) < _essential_marks(line):
             raise ConfigError(
                 f"{where}: its tokenizer strips the vowel signs and tone marks that {lang} text needs "
                 f"({line[:24]!r} -> {out[:24]!r}); train the run's own vocabulary (vocabulary.kind wordpiece)"
@@ -111,10 +112,8 @@ def _reuse_or_train(
 ) -> dict[str, Any]:
     folder, record_path = run.tokenizer_dir, run.tokenizer_dir / RECORD
     settings = {**asdict(vocabulary), "seed": seed}
-    if (
-        settings.get("alphabet_min_count") is None
-    ):  # unset: the settings a run recorded before the key existed
-        settings.pop("alphabet_min_count", None)
+    if settings["alphabet_min_count"] is None:  # unset: as runs recorded them before the key existed
+        del settings["alphabet_min_count"]
     if (folder / "tokenizer.json").exists():
         record = json.loads(record_path.read_text()) if record_path.exists() else {}
         if resume or record.get("settings") == settings:
