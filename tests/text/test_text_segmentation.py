@@ -164,3 +164,26 @@ def test_bidi_marks_beside_the_space_do_not_hide_a_sentence_end() -> None:
         assert " ".join(split_sentences(text)).split() == text.split()
     # a mark before a lower-case word still does not end an English sentence
     assert split_sentences("See the menu. \u200eit opens.") == ["See the menu. \u200eit opens."]
+
+
+def test_the_greek_question_mark_ends_a_greek_sentence() -> None:
+    """Greek writes the question mark as ``;`` (U+037E, which NFC makes ";"): a Greek question is a sentence of
+    its own, so that it aligns with the English "?" (issue 43: about 325 game and UI rows stayed one unit). A
+    semicolon in text of another script, or before a lower-case word, ends nothing. (Sentences written for this
+    test.)"""
+    greek = "Τι είναι το Linux; Είναι ένα λειτουργικό σύστημα. Θέλετε να συνεχίσετε; Ναι."
+    assert split_sentences(greek) == [
+        "Τι είναι το Linux;", "Είναι ένα λειτουργικό σύστημα.", "Θέλετε να συνεχίσετε;", "Ναι."
+    ]  # fmt: skip
+    assert split_sentences("Αποθήκευση αλλαγών\u037e Οι αλλαγές θα χαθούν.") == [
+        "Αποθήκευση αλλαγών\u037e",
+        "Οι αλλαγές θα χαθούν.",
+    ]
+    assert split_sentences("Use A; B is the default. Then go.") == ["Use A; B is the default.", "Then go."]
+    assert split_sentences("Τύποι αρχείων; όλα τα αρχεία") == ["Τύποι αρχείων; όλα τα αρχεία"]
+    assert split_sentences("Ein Satz; Ω ist ein Zeichen.") == ["Ein Satz; Ω ist ein Zeichen."]
+    # LibreOffice help, Greek (MPL-2.0): a question ending in a date; a formula's argument separators
+    date = "Πόσες εργάσιμες ημέρες υπάρχουν μεταξύ 15-12-2001 και 15-01-2015; Η ημερομηνία έναρξης"
+    assert split_sentences(date)[0].endswith("15-01-2015;")
+    formula = 'Εισάγετε τον τύπο =DVAR(A1:E10; "Απόσταση"; A12:E13) σε ένα κενό κελί. Επιστρέφεται η τιμή.'
+    assert len(split_sentences(formula)) == 2

@@ -1,9 +1,9 @@
 """Sentence boundaries and lengths for every supported script.
 
-Sentences end at ``. ! ?`` (and Arabic ``؟``, Devanagari ``।``) followed by a space and a letter that may start
-a sentence (an upper-case letter, or a letter of a script without case: Han, Kana, Hangul, Arabic, Hebrew ...),
-skipping common abbreviations; and at the full-width ``。！？`` of Chinese and Japanese, which need no space
-after them. Length is counted in *units* that are fair across scripts: words where words are spaced, and for
+Sentences end at ``. ! ?`` (and Arabic ``؟``, Devanagari ``।``, and in Greek text the Greek question mark
+``;``) followed by a space and a letter that may start a sentence (an upper-case letter, or a letter of a script
+without case: Han, Kana, Hangul, Arabic, Hebrew ...), skipping common abbreviations; and at the full-width
+``。！？`` of Chinese and Japanese, which need no space after them. Length is counted in *units* that are fair across scripts: words where words are spaced, and for
 Chinese and Japanese the Han/Kana characters scaled to English words (a Chinese word is about two characters).
 
 Thai (the registry's ``segmenter`` language) spaces phrases, not words: its words are found by PyThaiNLP's
@@ -26,6 +26,7 @@ from lingualite.text.scripts import CHARACTER_SCRIPTS, is_mark, script_of
 
 __all__ = [
     "ENGLISH_CHARS_PER_WORD",
+    "SENTENCE_RULES",
     "THAI_LETTERS_PER_WORD",
     "chars_per_word",
     "join_lines",
@@ -44,14 +45,23 @@ ENGLISH_CHARS_PER_WORD = 5.9
 # Thai LibreOffice UI strings (2026-11-27); the length of Thai text where that package is not installed.
 THAI_LETTERS_PER_WORD = 3.6
 
+# The version of the sentence rules of :func:`split_sentences`: the ``EXTRACTION`` of every source that aligns
+# or keeps sentences by them, so that a folder split by other rules is extracted again. 2: the Greek question
+# mark ends a sentence.
+SENTENCE_RULES = 2
+
 # A candidate end: a stop, closing quotes/brackets, whitespace, then an optional opening quote/mark; the letter
 # after it decides. Full-width stops end a sentence wherever they stand (closing quotes stay with it).
-# The Arabic question mark (؟, Arabic and Persian) and the danda (।, Hindi) end sentences as "?" and "." do.
+# The Arabic question mark (؟, Arabic and Persian) and the danda (।, Hindi) end sentences as "?" and "." do; so
+# does the Greek question mark (";", or U+037E, which NFC makes ";") after Greek text (_greek_question).
 # Bidi marks (ALM, LRM, RLM, embeddings, overrides, isolates) are invisible: right-to-left text carries them on
 # either side of the space after a stop ("חוקי.\u200f לא", ". \u200eاسم"); those before the space stay with the
 # sentence that ends, those after it open the next.
 _BIDI_MARKS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_LATIN_END = re.compile(rf"[.!?؟।॥][\"'”’»)\]{_BIDI_MARKS}]*\s+(?=[{_BIDI_MARKS}\s]*[¿¡\"'“‘«(]?(\w))")
+_GREEK_QUESTION = ";\u037e"
+_LATIN_END = re.compile(
+    rf"[.!?؟।॥{_GREEK_QUESTION}][\"'”’»)\]{_BIDI_MARKS}]*\s+(?=[{_BIDI_MARKS}\s]*[¿¡\"'“‘«(]?(\w))"
+)
 _CJK_END = re.compile(r"[。！？]+([」』”’）)]*)\s*")
 _ABBREVIATION_LIST = (
     "e.g i.e vs mr mrs ms dr st no nr nº ca cf z.b d.h u.a bzw usw vgl ggf inkl evtl p.ex ex sr sra srta "
@@ -73,6 +83,8 @@ def _latin_ends(text: str) -> list[int]:
         if not starts_sentence(m.group(1)):
             continue
         head = text[start : m.start()]
+        if text[m.start()] in _GREEK_QUESTION and not _greek_question(head):
+            continue
         last = head.rsplit(None, 1)[-1] if head.strip() else ""
         word = last.lstrip("(\"'“«¿¡").lower()
         if text[m.start()] == "." and (_letters(word) <= 1 or word in _ABBREVIATIONS):
@@ -80,6 +92,15 @@ def _latin_ends(text: str) -> list[int]:
         ends.append(m.end())
         start = m.end()
     return ends
+
+
+def _greek_question(sentence: str) -> bool:
+    """A ``;`` after ``sentence`` is the Greek question mark, not a semicolon: half or more of its letters are
+    Greek ("Τι είναι το Linux; Είναι ..." ends a question; "Use A; B is ..." does not) and no bracket is open
+    (the argument separator of a formula in Greek help: "=DVAR(A1:E10; "Απόσταση"; A12:E13)")."""
+    letters = [script_of(c) for c in sentence if c.isalpha()]
+    closed = sentence.count("(") <= sentence.count(")") and sentence.count("[") <= sentence.count("]")
+    return closed and bool(letters) and 2 * letters.count("Greek") >= len(letters)
 
 
 def _letters(word: str) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lingualite.core.errors import LinguaLiteError
-from lingualite.data.sources import common
+from lingualite.data.sources import SOURCES, common, extraction
 from lingualite.data.sources.apt import find_deb, private_apt_options, read_index_file
 from lingualite.data.sources.common import (
     SourceUnavailableError,
@@ -20,6 +20,7 @@ from lingualite.data.sources.common import (
     split_sentences,
     write_pairs,
 )
+from lingualite.text.segmentation import SENTENCE_RULES
 
 
 def test_clean_text_collapses_all_whitespace() -> None:
@@ -48,6 +49,18 @@ def test_align_units_pairs_sentences_only_when_counts_match() -> None:
     assert align_units("Aa bb. Cc dd.", "Ee ff. Gg hh.") == [("Aa bb.", "Ee ff."), ("Cc dd.", "Gg hh.")]
     assert align_units("Aa bb. Cc dd.", "Ee ff gg hh.") == [("Aa bb. Cc dd.", "Ee ff gg hh.")]
     assert align_units("Aa bb cc.", "Ee ff gg.") == [("Aa bb cc.", "Ee ff gg.")]
+    # a Greek question ends in ";", the Greek question mark
+    assert align_units("What is Linux? It is a system.", "Τι είναι το Linux; Είναι ένα σύστημα.") == [
+        ("What is Linux?", "Τι είναι το Linux;"),
+        ("It is a system.", "Είναι ένα σύστημα."),
+    ]
+
+
+def test_sources_aligned_by_sentences_are_extracted_again_when_the_rules_change() -> None:
+    """A source whose pairs align_units cuts records the sentence rules' version as its extraction: a folder
+    split by older rules (before the Greek question mark) is extracted again at the next fetch."""
+    for name in ("libreoffice", "ddtp", "games"):
+        assert extraction(SOURCES[name]) == SENTENCE_RULES >= 2
 
 
 def test_write_pairs_filters_dedups_and_cleans(tmp_path: Path) -> None:

@@ -108,6 +108,17 @@ def test_a_stop_of_another_script_ends_no_sentence() -> None:
     assert list(prose_sentences(["यह एक बहुत अच्छी किताब है।"], "ar")) == []
 
 
+def test_a_greek_question_is_prose_and_an_english_semicolon_is_not() -> None:
+    """Greek ends a question with ``;`` (its question mark); a line of another language ending in a semicolon
+    is no sentence."""
+    question = "Θέλετε να αποθηκεύσετε τις αλλαγές στο έγγραφο; Οι αλλαγές θα χαθούν αλλιώς."
+    assert list(prose_sentences([question], "el")) == [
+        "Θέλετε να αποθηκεύσετε τις αλλαγές στο έγγραφο;",
+        "Οι αλλαγές θα χαθούν αλλιώς.",
+    ]
+    assert list(prose_sentences(["Save the changes to the document before you go;"], "en")) == []
+
+
 def test_man_pages_keep_running_text_only(tmp_path: Path) -> None:
     page = _write(tmp_path / "test.1.gz", gzip.compress(MAN_PAGE.encode()))
     paragraphs = man_paragraphs(page)

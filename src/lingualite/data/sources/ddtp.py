@@ -25,7 +25,7 @@ from pathlib import Path
 from lingualite.core.errors import LinguaLiteError
 from lingualite.data.sources.apt import apt_update, read_index_file
 from lingualite.data.sources.common import ALL_LANGS, align_units, locale_name, output_path, write_pairs
-from lingualite.text.segmentation import join_lines
+from lingualite.text.segmentation import SENTENCE_RULES, join_lines
 
 __all__ = [
     "DEBIAN_12_NO_TRANSLATION",
@@ -41,6 +41,7 @@ __all__ = [
 ]
 
 NAME = "ddtp"
+EXTRACTION = SENTENCE_RULES  # its pairs are aligned sentence by sentence (align_units)
 _BULLET = re.compile(r"^(?:[*+•-]|\d{1,2}[.)])\s+")
 _DONE = ".fetched"
 # The supported languages Debian 12 publishes no Translation file for (apt-get update, 2026-11-27;

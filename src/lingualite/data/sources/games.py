@@ -57,6 +57,7 @@ from lingualite.data.sources.common import (
 from lingualite.data.sources.libreoffice_ui import clean_ui_text
 from lingualite.data.sources.mo import read_mo
 from lingualite.data.sources.monolingual import scriptural
+from lingualite.text.segmentation import SENTENCE_RULES
 
 __all__ = [
     "BLOCK",
@@ -71,6 +72,7 @@ __all__ = [
 ]
 
 NAME = "games"
+EXTRACTION = SENTENCE_RULES  # its pairs are aligned sentence by sentence (align_units)
 BLOCK = 40
 OTHER_PACKAGES = ("freeciv-data", "widelands-data", "warzone2100-data", "freedroidrpg-data")
 # Wesnoth packages of a branch that hold no translated text

@@ -33,6 +33,7 @@ from lingualite.data.sources.common import (
     write_pairs,
 )
 from lingualite.text.languages import ENGLISH, SUPPORTED
+from lingualite.text.segmentation import SENTENCE_RULES
 
 __all__ = [
     "HELP_DIRS",
@@ -48,6 +49,7 @@ __all__ = [
 ]
 
 NAME = "libreoffice"
+EXTRACTION = SENTENCE_RULES  # its pairs are aligned sentence by sentence (align_units)
 # The help folder (and package suffix) of each language: its locale with a hyphen, American English.
 HELP_DIRS: dict[str, str] = {
     lang: "en-US" if lang == ENGLISH else locale_name(lang).replace("_", "-") for lang in SUPPORTED

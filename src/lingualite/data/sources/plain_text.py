@@ -28,18 +28,21 @@ __all__ = ["PROSE_RULES", "fortune_entries", "html_paragraphs", "man_paragraphs"
 MAX_WORDS = 60
 # The version of these rules: the ``EXTRACTION`` of every source whose text they keep, so that a folder kept by
 # other rules is extracted again. 2: a letter's marks count with it, the danda and the Arabic question mark end
-# a sentence, Thai lines join without a space (segmentation.join_lines).
-PROSE_RULES = 2
+# a sentence, Thai lines join without a space (segmentation.join_lines). 3: the Greek question mark ends a
+# sentence (segmentation.SENTENCE_RULES 2) and a Greek question is prose.
+PROSE_RULES = 3
 _OPENERS = "\"'“‘«¿¡(「『（ \u00a0"  # French quotes are followed by a (no-break) space
 _START = re.compile(rf"^[{_OPENERS}]*[^\W\d_]")
-_END = re.compile(r"[.!?。！？।॥؟][\"'”’»)」』）]*$")  # and Devanagari's danda, Arabic's question mark
-_SCRIPT_STOPS = {"।": "Devanagari", "॥": "Devanagari", "؟": "Arabic"}  # stops of one script's text
+# and Devanagari's danda, Arabic's and Greek's question marks
+_END = re.compile(r"[.!?。！？।॥؟;\u037e][\"'”’»)」』）]*$")
+_SCRIPT_STOPS = {"।": "Devanagari", "॥": "Devanagari", "؟": "Arabic", ";": "Greek", "\u037e": "Greek"}
 _URL = re.compile(r"https?:|www\.|\S+@\S+\.\w")
 
 
 def _own_stop(stop: str, lang: str | None) -> bool:
-    """A danda ends Devanagari text and an Arabic question mark Arabic-script text, not a French man page's
-    table of the ISO 8859-6 characters («... POINT-VIRGULE ARABE 277 191 BF ؟»)."""
+    """A danda ends Devanagari text, an Arabic question mark Arabic-script text and ``;`` (the Greek question
+    mark) Greek text; not a French man page's table of the ISO 8859-6 characters («... POINT-VIRGULE ARABE 277
+    191 BF ؟») nor an English line ending in a semicolon."""
     script = _SCRIPT_STOPS.get(stop)
     return script is None or (lang is not None and script in get_language(lang).scripts)
 
