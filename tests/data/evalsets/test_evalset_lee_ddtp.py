@@ -90,6 +90,23 @@ def test_ddtp_sections(tmp_path: Path) -> None:
     assert info["files"]["test.fr.tsv"]["lines"] == len(test_fr)
 
 
+def test_ddtp_sections_documents_end_their_short_line_in_their_script() -> None:
+    """The short line gets the full stop of its script when it has none; Chinese and Japanese units join
+    without a space (a space is a word break their text never has)."""
+    text = ddtp_sections._text
+    assert text(["A tool for text", "It edits files."]) == "A tool for text. It edits files."
+    assert text(["文本编辑工具", "它可以编辑文件。"]) == "文本编辑工具。它可以编辑文件。"
+    assert (
+        text(["テキストエディタ！", "ファイルを編集します。"]) == "テキストエディタ！ファイルを編集します。"
+    )
+    assert text(["텍스트 편집기", "파일을 편집합니다."]) == "텍스트 편집기. 파일을 편집합니다."
+    assert text(["GNU 文本工具"]) == "GNU 文本工具"
+    # Debian's zh_CN Translation file (dbus): a closing bracket after the last letter
+    assert text(["简单的进程间消息系统（参考消息总线）", "D-Bus 是一个消息总线。"]) == (
+        "简单的进程间消息系统（参考消息总线）。 D-Bus 是一个消息总线。"
+    )
+
+
 def test_ddtp_fetch_skips_when_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     make_apt_lists(tmp_path, langs=("en", "fr"))
     calls = []

@@ -93,6 +93,21 @@ def test_new_language_redoes_the_set(cache: Path, tmp_path: Path) -> None:
     assert "test.fr.tsv" in result["bible_genres"]["files"]
 
 
+def test_a_set_another_version_extracted_is_extracted_again(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A set whose extraction was fixed raises its EXTRACTION: an older SET.json does not count as done."""
+    out = tmp_path / "eval"
+    fetch_eval_sets(out, cache, langs=["fr"], sets=["lee"], progress=lambda m: None)
+    meta = json.loads((out / "sts/lee/SET.json").read_text(encoding="utf-8"))
+    assert meta["extraction"] == 1
+    monkeypatch.setattr(SETS["lee"], "EXTRACTION", 2, raising=False)
+    messages: list[str] = []
+    again = fetch_eval_sets(out, cache, langs=["fr"], sets=["lee"], progress=messages.append)
+    assert again["lee"]["extraction"] == 2
+    assert not any("already extracted" in m for m in messages)
+
+
 def test_unavailable_source_is_skipped(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
 

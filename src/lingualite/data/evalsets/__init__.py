@@ -45,7 +45,7 @@ from lingualite.data.evalsets import (
     libreoffice_index,
     libreoffice_modules,
 )
-from lingualite.data.sources import lacking
+from lingualite.data.sources import extraction, lacking
 from lingualite.data.sources.common import ALL_LANGS, DEFAULT_LANGS, check_choices
 
 __all__ = ["SETS", "fetch_eval_sets", "set_dir"]
@@ -69,12 +69,13 @@ def _validate(langs: Sequence[str], sets: Sequence[str]) -> None:
 
 def _done(folder: Path, module: ModuleType, langs: Sequence[str]) -> dict[str, Any] | None:
     """The saved SET.json when it and every output file for the languages of ``langs`` that the set has
-    (all but those it or an earlier run found missing) exist, else None."""
+    (all but those it or an earlier run found missing) exist and this version of the set's extraction wrote
+    them (:func:`~lingualite.data.sources.extraction`), else None."""
     try:
         meta = json.loads((folder / SET_FILE).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
-    if not isinstance(meta, dict):
+    if not isinstance(meta, dict) or meta.get("extraction", 1) != extraction(module):
         return None
     missing = {**meta.get("missing", {}), **lacking(module, langs)}
     have = [lang for lang in langs if lang not in missing]
@@ -149,6 +150,7 @@ def fetch_eval_sets(
             "licence": module.LICENCE,
             "format": module.FORMAT,
             "source": module.SOURCE,
+            "extraction": extraction(module),
             "langs": ["en", *have],
             "missing": missing,
             **info,

@@ -48,6 +48,8 @@ from lingualite.data.sources.ddtp import (
     split_description,
     translation_files,
 )
+from lingualite.text.scripts import CHARACTER_SCRIPTS, script_of
+from lingualite.text.segmentation import join_lines
 
 __all__ = [
     "LABELS",
@@ -62,6 +64,8 @@ __all__ = [
 ]
 
 NAME = "ddtp_sections"
+# 2: a Chinese or Japanese short line ends with "。", not ".", and no space joins its units.
+EXTRACTION = 2
 FOLDER = "classify/ddtp-sections"
 SOURCE = "ddtp-sections"
 TASK = "classification"
@@ -88,6 +92,7 @@ LABELS: tuple[str, ...] = (
 )
 MAX_WORDS = 256
 MIN_WORDS = 5
+_FINAL_PUNCTUATION = ".!?:;。！？：；؟।"
 _SALT = "ddtp-sections"
 _DONE = ".fetched"
 
@@ -153,12 +158,16 @@ def _units(desc: str) -> list[str]:
 
 
 def _text(units: Sequence[str]) -> str:
-    """The short line, then the long description; a period ends the short line when it has no final
-    punctuation."""
+    """The short line, then the long description, joined as wrapped lines are (no space inside Chinese or
+    Japanese text: :func:`~lingualite.text.segmentation.join_lines`); a full stop ends the short line when it
+    has no final punctuation: "。" when its last letter is Han or Kana, else "."."""
     if not units:
         return ""
-    head = units[0] if units[0][-1:] in ".!?:;" or len(units) == 1 else units[0] + "."
-    return " ".join([head, *units[1:]])
+    head = units[0]
+    if head[-1:] not in _FINAL_PUNCTUATION and len(units) > 1:
+        last_letter = next((c for c in reversed(head) if c.isalpha()), "")
+        head += "。" if last_letter and script_of(last_letter) in CHARACTER_SCRIPTS else "."
+    return join_lines([head, *units[1:]])
 
 
 def _rows(docs: list[tuple[str, str, str]]) -> Iterator[tuple[str, str]]:
