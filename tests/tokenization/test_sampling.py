@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lingualite.data.pairs import read_pairs
 from lingualite.text.languages import CORE, CORE_TRANSLATION_LANGS, ENGLISH
 from lingualite.tokenization.sampling import (
     GroupShare,
+    ShareFloor,
     apportion,
     sample_by_language,
     smoothed_language_shares,
@@ -100,3 +103,72 @@ def test_a_group_share_changes_nothing_when_one_side_has_no_text() -> None:
         GroupShare(CORE, 0.0)
     everything = smoothed_language_shares({"en": 9, "sv": 1}, 1.0, GroupShare(CORE, 1.0))
     assert everything == {"en": 1.0, "sv": 0.0}
+
+
+def test_a_script_floor_raises_lone_scripts_and_keeps_every_other_proportion() -> None:
+    """Hebrew, Thai and Hindi write scripts no other language writes: the floor raises each script to its
+    least share; the scripts above it give the difference in proportion, each keeping its languages' ratios."""
+    counts = {**SIZES, "sv": 150_000, "cs": 90_000, "uk": 40_000, "he": 12_000, "th": 8_000, "hi": 9_000}
+    scripts = {"he": "Hebrew", "th": "Thai", "hi": "Devanagari", "ru": "Cyrillic", "uk": "Cyrillic"}
+    scripts |= {lang: "Latin" for lang in ("en", "fr", "de", "es", "it", "nl", "pl", "pt", "tr", "sv", "cs")}
+    floor = ShareFloor(scripts, 0.05)
+    plain = smoothed_language_shares(counts, 0.3, GroupShare(CORE, 0.65))
+    lifted = smoothed_language_shares(counts, 0.3, GroupShare(CORE, 0.65), floor)
+    assert sum(lifted.values()) == pytest.approx(1.0)
+    for lang in ("he", "th", "hi"):
+        assert plain[lang] < 0.05 and lifted[lang] == pytest.approx(0.05)
+    assert lifted["ru"] + lifted["uk"] >= 0.05
+    assert lifted["ru"] / lifted["uk"] == pytest.approx(plain["ru"] / plain["uk"])
+    assert lifted["fr"] / lifted["sv"] == pytest.approx(plain["fr"] / plain["sv"])
+    assert lifted["en"] / lifted["de"] == pytest.approx(plain["en"] / plain["de"])
+    assert lifted["ja"] == pytest.approx(0.05)  # a language not named is a group of its own
+    drawn = sample_by_language(
+        {lang: [f"{lang}{i}" for i in range(n)] for lang, n in counts.items()},
+        0.3,
+        10_000,
+        0,
+        GroupShare(CORE, 0.65),
+        floor,
+    )
+    assert len(drawn["he"]) == 500
+
+
+@given(
+    st.dictionaries(st.sampled_from("abcdefgh"), st.integers(0, 1000), min_size=1),
+    st.dictionaries(st.sampled_from("abcdefgh"), st.sampled_from("XYZ")),
+    st.floats(0.01, 0.3),
+)
+def test_a_floor_keeps_a_distribution_and_every_group_reaches_it(
+    counts: dict[str, int], groups: dict[str, str], share: float
+) -> None:
+    if not any(counts.values()):
+        return
+    shares = smoothed_language_shares(counts, 0.5)
+    floor = ShareFloor(groups, share)
+    n_groups = len({groups.get(lang, lang) for lang in shares})
+    if share * n_groups > 1.0:
+        with pytest.raises(ValueError, match="groups cannot each get"):
+            floor.apply(shares)
+        return
+    lifted = floor.apply(shares)
+    assert sum(lifted.values()) == pytest.approx(1.0)
+    assert all(p >= 0 for p in lifted.values())
+    totals: dict[str, float] = {}
+    for lang, p in lifted.items():
+        totals[groups.get(lang, lang)] = totals.get(groups.get(lang, lang), 0.0) + p
+    assert all(t >= share - 1e-9 for t in totals.values())
+    if all(t >= share for t in _totals(shares, groups).values()):
+        assert lifted == pytest.approx(shares)  # nothing under the floor: nothing moves
+
+
+def _totals(shares: dict[str, float], groups: dict[str, str]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for lang, p in shares.items():
+        out[groups.get(lang, lang)] = out.get(groups.get(lang, lang), 0.0) + p
+    return out
+
+
+def test_a_floor_outside_zero_and_one_is_refused() -> None:
+    for bad in (0.0, 1.0, -0.1):
+        with pytest.raises(ValueError, match="floor's share"):
+            ShareFloor({}, bad)

@@ -70,6 +70,10 @@ class VocabularyConfig:
     :param alphabet_min_count: a character the drawn sample lacks but a language's whole text holds at
         least this many times joins the alphabet, with a sentence that holds it (null: the sample's
         characters only; a 5,000-sentence draw of Traditional Chinese misses 麵 and 樓, which stay [UNK]).
+    :param min_script_share: each writing system's languages together get at least this share of the
+        sample (a language's script: its first in ``languages``), taken from the others in proportion (null:
+        none); a script only one language writes (Hebrew, Thai, Devanagari, Greek) has no other text to
+        give it vocabulary rows.
     """
 
     RANGES: ClassVar[dict[str, Range]] = {
@@ -79,6 +83,7 @@ class VocabularyConfig:
         "character_coverage": (0, 1, True),
         "core_share": (0, 1, True),
         "alphabet_min_count": (1, None, False),
+        "min_script_share": (0, 0.1, True),
     }
 
     path: str | None = None
@@ -92,6 +97,7 @@ class VocabularyConfig:
     core_share: float | None = None
     kana: Literal["characters", "runs"] = "characters"
     alphabet_min_count: int | None = None
+    min_script_share: float | None = None
 
 
 @dataclass

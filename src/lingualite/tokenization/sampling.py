@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import defaultdict
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -35,11 +36,62 @@ class GroupShare:
             raise ValueError(f"a group's share must be in (0, 1], got {self.share}")
 
 
+@dataclass(frozen=True)
+class ShareFloor:
+    """The least share of the sample each group of languages gets (a writing system: its languages together).
+
+    A language whose script no other language writes (Hebrew, Thai, Hindi's Devanagari, Greek) gets its
+    vocabulary rows from its own sentences only, while the languages of a shared script (Latin, Cyrillic) pool
+    theirs; a floor per script gives the first their rows. A group under the floor is raised to it, the groups
+    above give up the difference in proportion to their shares; each group's languages keep their proportions.
+
+    :param groups: language -> its group (a language not named is a group of its own).
+    :param share: each group's least share, in (0, 1); groups times share must not exceed 1.
+    """
+
+    groups: Mapping[str, str]
+    share: float
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.share < 1.0:
+            raise ValueError(f"a floor's share must be in (0, 1), got {self.share}")
+
+    def apply(self, shares: Mapping[str, float]) -> dict[str, float]:
+        """``shares`` (summing to 1) with every group at or above :attr:`share`; a group that had nothing
+        shares its floor equally among its languages."""
+        group_of = {lang: self.groups.get(lang, lang) for lang in shares}
+        before: dict[str, float] = defaultdict(float)
+        members: dict[str, int] = defaultdict(int)
+        for lang, p in shares.items():
+            before[group_of[lang]] += p
+            members[group_of[lang]] += 1
+        if self.share * len(before) > 1.0:
+            raise ValueError(f"{len(before)} groups cannot each get {self.share} of the sample")
+        after = dict(before)
+        raised: set[str] = set()
+        while low := {g for g, p in after.items() if g not in raised and p < self.share}:
+            raised |= low
+            free = sum(before[g] for g in after if g not in raised)  # > 0: the unraised are >= the floor
+            left = 1.0 - self.share * len(raised)
+            after = {g: self.share if g in raised else before[g] * left / free for g in after}
+        return {
+            lang: p * after[g] / before[g] if before[g] > 0 else after[g] / members[g]
+            for lang, p in shares.items()
+            for g in (group_of[lang],)
+        }
+
+
 def smoothed_language_shares(
-    counts: Mapping[str, int], alpha: float, group: GroupShare | None = None
+    counts: Mapping[str, int], alpha: float, group: GroupShare | None = None, floor: ShareFloor | None = None
 ) -> dict[str, float]:
     """Return p_l proportional to n_l ** alpha for every language with n_l > 0; with ``group``, its
-    languages together get ``group.share`` and the others the rest (when both sides have text)."""
+    languages together get ``group.share`` and the others the rest (when both sides have text); then
+    ``floor`` raises each of its groups to its least share (:class:`ShareFloor`)."""
+    shares = _group_shares(counts, alpha, group)
+    return floor.apply(shares) if floor is not None else shares
+
+
+def _group_shares(counts: Mapping[str, int], alpha: float, group: GroupShare | None) -> dict[str, float]:
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"alpha must be in [0, 1], got {alpha}")
     weights = {lang: float(n) ** alpha for lang, n in counts.items() if n > 0}
@@ -84,12 +136,13 @@ def sample_by_language(
     total: int,
     seed: int = 0,
     group: GroupShare | None = None,
+    floor: ShareFloor | None = None,
 ) -> dict[str, list[str]]:
     """``total`` sentences drawn per language, ``apportion(p_l)`` of language l (with replacement when it
-    is short), with p_l from its distinct sentences (and ``group``'s share, if any)."""
+    is short), with p_l from its distinct sentences (and ``group``'s share and ``floor``, if any)."""
     rng = random.Random(seed)
     pools = distinct_texts(texts)
-    shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha, group)
+    shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha, group, floor)
     drawn: dict[str, list[str]] = {}
     for lang, want in apportion(shares, total).items():
         pool = pools[lang]

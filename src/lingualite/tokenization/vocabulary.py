@@ -21,6 +21,7 @@ from transformers import PreTrainedTokenizerFast
 from lingualite.tokenization.alphabet import CHARACTER_COVERAGE, sentences_for_unsampled
 from lingualite.tokenization.sampling import (
     GroupShare,
+    ShareFloor,
     distinct_texts,
     sample_by_language,
     smoothed_language_shares,
@@ -61,16 +62,18 @@ def sample_for_vocabulary(
     size: int = 300_000,
     seed: int = 0,
     group: GroupShare | None = None,
+    floor: ShareFloor | None = None,
 ) -> VocabularySample:
     """Draw ``size`` sentences, ``round(size * p_l)`` of language l, with p_l proportional to n_l^alpha.
 
     :param texts: sentences per language code (repeats count once: n_l is the number of distinct ones).
     :param alpha: 1 keeps the raw shares, 0 gives every language the same share (paper 002: 0.7).
     :param group: a fixed share of the sample for some languages (:class:`GroupShare`).
+    :param floor: the least share of each group of languages, e.g. of each script (:class:`ShareFloor`).
     """
     pools = distinct_texts(texts)
-    shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha, group)
-    return VocabularySample(sample_by_language(pools, alpha, size, seed, group), shares)
+    shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha, group, floor)
+    return VocabularySample(sample_by_language(pools, alpha, size, seed, group, floor), shares)
 
 
 def build_vocabulary(
@@ -86,6 +89,7 @@ def build_vocabulary(
     kana: KanaRule = "characters",
     whole: Mapping[str, Sequence[str]] | None = None,
     alphabet_min_count: int | None = None,
+    floor: ShareFloor | None = None,
 ) -> tuple[PreTrainedTokenizerFast, VocabularySample]:
     """Train a ``size``-token vocabulary on a smoothed sample of ``texts``; returns it and the sample.
 
@@ -99,8 +103,9 @@ def build_vocabulary(
         shares): a word list's every word reaches the trainer, its characters the alphabet.
     :param alphabet_min_count: also every character a language's whole text holds at least this many times,
         with a sentence that holds it, where the draw and ``whole`` missed it (None: the draw's characters).
+    :param floor: the least share of the sample of each group of languages (:class:`ShareFloor`).
     """
-    sample = sample_for_vocabulary(texts, alpha=alpha, size=sample_size, seed=seed, group=group)
+    sample = sample_for_vocabulary(texts, alpha=alpha, size=sample_size, seed=seed, group=group, floor=floor)
     if whole:
         sample.whole = {lang: list(lines) for lang, lines in whole.items()}
     extra = sample.whole or {}

@@ -20,10 +20,10 @@ from lingualite.core.io_utils import atomic_dir
 from lingualite.core.progress import phase
 from lingualite.data.pairs import ParallelCorpus, expand_files, read_pairs
 from lingualite.models.run_folder import RunFolder
-from lingualite.text.languages import CORE
+from lingualite.text.languages import CORE, LANGUAGES
 from lingualite.text.scripts import is_mark
 from lingualite.tokenization import load_tokenizer
-from lingualite.tokenization.sampling import GroupShare
+from lingualite.tokenization.sampling import GroupShare, ShareFloor
 from lingualite.tokenization.vocabulary import build_vocabulary
 from lingualite.training.distributed import DistributedContext
 
@@ -75,6 +75,14 @@ def core_group(core_share: float | None) -> GroupShare | None:
     return None if core_share is None else GroupShare(CORE, core_share)
 
 
+def script_floor(min_script_share: float | None) -> ShareFloor | None:
+    """Each script's least share of a vocabulary's sample (``vocabulary.min_script_share``); a language's
+    script is the first of its ``scripts`` in the registry (Japanese: Han, with Chinese)."""
+    if min_script_share is None:
+        return None
+    return ShareFloor({code: row.scripts[0] for code, row in LANGUAGES.items()}, min_script_share)
+
+
 def prepare_vocabulary(
     vocabulary: VocabularyConfig,
     run: RunFolder,
@@ -112,8 +120,9 @@ def _reuse_or_train(
 ) -> dict[str, Any]:
     folder, record_path = run.tokenizer_dir, run.tokenizer_dir / RECORD
     settings = {**asdict(vocabulary), "seed": seed}
-    if settings["alphabet_min_count"] is None:  # unset: as runs recorded them before the key existed
-        del settings["alphabet_min_count"]
+    for key in ("alphabet_min_count", "min_script_share"):
+        if settings[key] is None:  # unset: as runs recorded them before the key existed
+            del settings[key]
     if (folder / "tokenizer.json").exists():
         record = json.loads(record_path.read_text()) if record_path.exists() else {}
         if resume or record.get("settings") == settings:
@@ -133,6 +142,7 @@ def _reuse_or_train(
             vocabulary.kana,
             whole() if whole is not None else None,
             vocabulary.alphabet_min_count,
+            script_floor(vocabulary.min_script_share),
         )
     info = {
         "kind": vocabulary.kind,
@@ -146,6 +156,8 @@ def _reuse_or_train(
         "core_share": vocabulary.core_share,
         "kana": vocabulary.kana,
     }
+    if vocabulary.min_script_share is not None:
+        info["min_script_share"] = vocabulary.min_script_share
     if sample.for_alphabet is not None:
         info["alphabet_min_count"] = vocabulary.alphabet_min_count
         info["alphabet_lines_per_language"] = {lang: len(t) for lang, t in sample.for_alphabet.items()}
