@@ -187,3 +187,14 @@ def test_the_greek_question_mark_ends_a_greek_sentence() -> None:
     assert split_sentences(date)[0].endswith("15-01-2015;")
     formula = 'Εισάγετε τον τύπο =DVAR(A1:E10; "Απόσταση"; A12:E13) σε ένα κενό κελί. Επιστρέφεται η τιμή.'
     assert len(split_sentences(formula)) == 2
+    assert len(split_sentences(formula, "el")) == 2
+
+
+def test_in_text_known_to_be_greek_a_question_ends_whatever_words_come_before() -> None:
+    """With the language known, a Greek question about a product ends at its ``;`` even when the Latin
+    letters of the name outnumber the Greek ones; text known to be of another language has no Greek question."""
+    calc = "Τι είναι το LibreOffice Calc; Είναι ένα υπολογιστικό φύλλο."
+    assert split_sentences(calc, "el") == ["Τι είναι το LibreOffice Calc;", "Είναι ένα υπολογιστικό φύλλο."]
+    assert split_sentences(calc) == [calc]  # unknown language: mostly Latin letters, no question
+    assert split_sentences("Τι κάνεις; Καλά είμαι.", "fr") == ["Τι κάνεις; Καλά είμαι."]
+    assert split_sentences("Use A; B is the default.", "en") == ["Use A; B is the default."]

@@ -14,7 +14,7 @@ from transformers import PreTrainedTokenizerFast
 from lingualite.config.sections import VocabularyConfig
 from lingualite.core.errors import ConfigError
 from lingualite.models.run_folder import RunFolder
-from lingualite.training.vocabulary import RECORD, check_keeps_marks, prepare_vocabulary
+from lingualite.training.vocabulary import RECORD, check_keeps_marks, prepare_vocabulary, script_floor
 
 
 def _tokenizer(strip_accents: bool) -> PreTrainedTokenizerFast:
@@ -66,3 +66,11 @@ def test_a_script_floor_gives_a_lone_script_its_share_and_is_recorded(tmp_path: 
     # unset, the key is not in the recorded settings: a run from before the key existed is reused
     record = json.loads((RunFolder(tmp_path / "plain").tokenizer_dir / RECORD).read_text())
     assert "min_script_share" not in record["settings"]
+
+
+def test_a_languages_script_is_the_first_its_registry_row_names() -> None:
+    floor = script_floor(0.02)
+    assert floor is not None and floor.share == 0.02
+    assert floor.groups["ja"] == floor.groups["zht"] == floor.groups["zh"] == "Han"
+    assert floor.groups["he"] == "Hebrew" and floor.groups["uk"] == floor.groups["ru"] == "Cyrillic"
+    assert script_floor(None) is None

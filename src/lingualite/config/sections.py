@@ -72,8 +72,8 @@ class VocabularyConfig:
         characters only; a 5,000-sentence draw of Traditional Chinese misses 麵 and 樓, which stay [UNK]).
     :param min_script_share: each writing system's languages together get at least this share of the
         sample (a language's script: its first in ``languages``), taken from the others in proportion (null:
-        none); a script only one language writes (Hebrew, Thai, Devanagari, Greek) has no other text to
-        give it vocabulary rows.
+        none); a script only one language writes (e.g. Hebrew, Thai, Devanagari, Greek) has no other text
+        to give it vocabulary rows. Applied after ``core_share``, which then becomes the 13's most.
     """
 
     RANGES: ClassVar[dict[str, Range]] = {

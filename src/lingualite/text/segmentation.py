@@ -1,10 +1,11 @@
 """Sentence boundaries and lengths for every supported script.
 
-Sentences end at ``. ! ?`` (and Arabic ``؟``, Devanagari ``।``, and in Greek text the Greek question mark
-``;``) followed by a space and a letter that may start a sentence (an upper-case letter, or a letter of a script
-without case: Han, Kana, Hangul, Arabic, Hebrew ...), skipping common abbreviations; and at the full-width
-``。！？`` of Chinese and Japanese, which need no space after them. Length is counted in *units* that are fair across scripts: words where words are spaced, and for
-Chinese and Japanese the Han/Kana characters scaled to English words (a Chinese word is about two characters).
+Sentences end at ``. ! ?`` (and Arabic ``؟``, Devanagari ``। ॥``, and in Greek text the Greek question mark
+``;``: :data:`SCRIPT_STOPS`) followed by a space and a letter that may start a sentence (an upper-case letter,
+or a letter of a script without case: Han, Kana, Hangul, Arabic, Hebrew ...), skipping common abbreviations;
+and at the full-width ``。！？`` of Chinese and Japanese, which need no space after them. Length is counted in
+*units* that are fair across scripts: words where words are spaced, and for Chinese and Japanese the Han/Kana
+characters scaled to English words (a Chinese word is about two characters).
 
 Thai (the registry's ``segmenter`` language) spaces phrases, not words: its words are found by PyThaiNLP's
 dictionary segmenter (``newmm``) when that package is installed (``pip install pythainlp``, 22 MB, no
@@ -26,6 +27,7 @@ from lingualite.text.scripts import CHARACTER_SCRIPTS, is_mark, script_of
 
 __all__ = [
     "ENGLISH_CHARS_PER_WORD",
+    "SCRIPT_STOPS",
     "SENTENCE_RULES",
     "THAI_LETTERS_PER_WORD",
     "chars_per_word",
@@ -49,18 +51,27 @@ THAI_LETTERS_PER_WORD = 3.6
 # or keeps sentences by them, so that a folder split by other rules is extracted again. 2: the Greek question
 # mark ends a sentence.
 SENTENCE_RULES = 2
+# The stops of one script's text: each ends a sentence as "." or "?" does (the Greek question mark, ";" or
+# U+037E, which NFC makes ";", only in Greek text: _greek_question), and ends a line of prose only in a
+# language of that script (a French man page's table of ISO 8859-6 ends a row with "؟", English code with ";").
+SCRIPT_STOPS: dict[str, str] = {
+    "؟": "Arabic",
+    "।": "Devanagari",
+    "॥": "Devanagari",
+    ";": "Greek",
+    "\u037e": "Greek",
+}
 
 # A candidate end: a stop, closing quotes/brackets, whitespace, then an optional opening quote/mark; the letter
 # after it decides. Full-width stops end a sentence wherever they stand (closing quotes stay with it).
-# The Arabic question mark (؟, Arabic and Persian) and the danda (।, Hindi) end sentences as "?" and "." do; so
-# does the Greek question mark (";", or U+037E, which NFC makes ";") after Greek text (_greek_question).
 # Bidi marks (ALM, LRM, RLM, embeddings, overrides, isolates) are invisible: right-to-left text carries them on
 # either side of the space after a stop ("חוקי.\u200f לא", ". \u200eاسم"); those before the space stay with the
 # sentence that ends, those after it open the next.
 _BIDI_MARKS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_GREEK_QUESTION = ";\u037e"
+_GREEK_QUESTION = "".join(stop for stop, script in SCRIPT_STOPS.items() if script == "Greek")
+_GREEK_LETTER = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
 _LATIN_END = re.compile(
-    rf"[.!?؟।॥{_GREEK_QUESTION}][\"'”’»)\]{_BIDI_MARKS}]*\s+(?=[{_BIDI_MARKS}\s]*[¿¡\"'“‘«(]?(\w))"
+    rf"[.!?{''.join(SCRIPT_STOPS)}][\"'”’»)\]{_BIDI_MARKS}]*\s+(?=[{_BIDI_MARKS}\s]*[¿¡\"'“‘«(]?(\w))"
 )
 _CJK_END = re.compile(r"[。！？]+([」』”’）)]*)\s*")
 _ABBREVIATION_LIST = (
@@ -76,14 +87,15 @@ def starts_sentence(ch: str) -> bool:
     return ch.isupper() or (ch.isalpha() and not ch.islower())
 
 
-def _latin_ends(text: str) -> list[int]:
+def _latin_ends(text: str, lang: str | None) -> list[int]:
     ends = []
     start = 0
+    greek = _greek_text(text, lang)
     for m in _LATIN_END.finditer(text):
         if not starts_sentence(m.group(1)):
             continue
         head = text[start : m.start()]
-        if text[m.start()] in _GREEK_QUESTION and not _greek_question(head):
+        if text[m.start()] in _GREEK_QUESTION and not (greek and _greek_question(head, lang)):
             continue
         last = head.rsplit(None, 1)[-1] if head.strip() else ""
         word = last.lstrip("(\"'“«¿¡").lower()
@@ -94,13 +106,26 @@ def _latin_ends(text: str) -> list[int]:
     return ends
 
 
-def _greek_question(sentence: str) -> bool:
-    """A ``;`` after ``sentence`` is the Greek question mark, not a semicolon: half or more of its letters are
-    Greek ("Τι είναι το Linux; Είναι ..." ends a question; "Use A; B is ..." does not) and no bracket is open
-    (the argument separator of a formula in Greek help: "=DVAR(A1:E10; "Απόσταση"; A12:E13)")."""
+def _greek_text(text: str, lang: str | None) -> bool:
+    """``text`` may hold a Greek question: it is in a Greek-script language, or (language unknown) has a Greek
+    letter."""
+    if lang is not None:
+        row = LANGUAGES.get(lang)
+        return row is not None and "Greek" in row.scripts
+    return _GREEK_LETTER.search(text) is not None
+
+
+def _greek_question(sentence: str, lang: str | None) -> bool:
+    """A ``;`` after ``sentence`` (of Greek text) is the Greek question mark, not a semicolon: no bracket is
+    open (the argument separator of a formula in Greek help: "=DVAR(A1:E10; "Απόσταση"; A12:E13)") and, where
+    the language is not known, half or more of its letters are Greek ("Τι είναι το Linux; Είναι ..." ends a
+    question; "Use A; B is ..." does not; in text known to be Greek "Τι είναι το LibreOffice Calc;" too)."""
+    if sentence.count("(") > sentence.count(")") or sentence.count("[") > sentence.count("]"):
+        return False
+    if lang is not None:
+        return True
     letters = [script_of(c) for c in sentence if c.isalpha()]
-    closed = sentence.count("(") <= sentence.count(")") and sentence.count("[") <= sentence.count("]")
-    return closed and bool(letters) and 2 * letters.count("Greek") >= len(letters)
+    return bool(letters) and 2 * letters.count("Greek") >= len(letters)
 
 
 def _letters(word: str) -> int:
@@ -120,9 +145,10 @@ def _cjk_ends(text: str) -> list[int]:
     return ends
 
 
-def split_sentences(text: str) -> list[str]:
-    """Split ``text`` into sentences (see the module docstring); the pieces, stripped, joined, give the text."""
-    ends = sorted({*_latin_ends(text), *_cjk_ends(text)})
+def split_sentences(text: str, lang: str | None = None) -> list[str]:
+    """Split ``text`` (in language ``lang``, if known) into sentences (see the module docstring); the pieces,
+    stripped, joined, give the text."""
+    ends = sorted({*_latin_ends(text, lang), *_cjk_ends(text)})
     out: list[str] = []
     start = 0
     for end in ends:

@@ -40,7 +40,7 @@ class GroupShare:
 class ShareFloor:
     """The least share of the sample each group of languages gets (a writing system: its languages together).
 
-    A language whose script no other language writes (Hebrew, Thai, Hindi's Devanagari, Greek) gets its
+    A language whose script no other language writes (e.g. Hebrew, Thai, Hindi's Devanagari, Greek) gets its
     vocabulary rows from its own sentences only, while the languages of a shared script (Latin, Cyrillic) pool
     theirs; a floor per script gives the first their rows. A group under the floor is raised to it, the groups
     above give up the difference in proportion to their shares; each group's languages keep their proportions.

@@ -91,8 +91,8 @@ def test_ddtp_sections(tmp_path: Path) -> None:
 
 
 def test_ddtp_sections_documents_end_their_short_line_in_their_script() -> None:
-    """The short line gets the full stop of its script when it has none; Chinese and Japanese units join
-    without a space (a space is a word break their text never has)."""
+    """The short line gets the full stop of its script when it has none; no space follows a full-width stop;
+    units without a stop keep their space (unpunctuated bullet items stay apart)."""
     text = ddtp_sections._text
     assert text(["A tool for text", "It edits files."]) == "A tool for text. It edits files."
     assert text(["文本编辑工具", "它可以编辑文件。"]) == "文本编辑工具。它可以编辑文件。"
@@ -103,8 +103,10 @@ def test_ddtp_sections_documents_end_their_short_line_in_their_script() -> None:
     assert text(["GNU 文本工具"]) == "GNU 文本工具"
     # Debian's zh_CN Translation file (dbus): a closing bracket after the last letter
     assert text(["简单的进程间消息系统（参考消息总线）", "D-Bus 是一个消息总线。"]) == (
-        "简单的进程间消息系统（参考消息总线）。 D-Bus 是一个消息总线。"
+        "简单的进程间消息系统（参考消息总线）。D-Bus 是一个消息总线。"
     )
+    assert text(["图像工具", "查看图像", "编辑图像"]) == "图像工具。查看图像 编辑图像"
+    assert text(["Εργαλείο εικόνων;", "Προβολή εικόνων."]) == "Εργαλείο εικόνων; Προβολή εικόνων."
 
 
 def test_ddtp_fetch_skips_when_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

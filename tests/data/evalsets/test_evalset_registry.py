@@ -108,6 +108,21 @@ def test_a_set_another_version_extracted_is_extracted_again(
     assert not any("already extracted" in m for m in messages)
 
 
+def test_a_language_the_new_version_did_not_redo_is_not_taken_as_done(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stale set redone for English only leaves the old test.fr.tsv; asking for French later redoes it."""
+    out = tmp_path / "eval"
+    fetch_eval_sets(out, cache, langs=["fr"], sets=["bible_genres"], progress=lambda m: None)
+    monkeypatch.setattr(SETS["bible_genres"], "EXTRACTION", 2, raising=False)
+    fetch_eval_sets(out, cache, langs=[], sets=["bible_genres"], progress=lambda m: None)
+    assert (out / "classify/bible-genres/test.fr.tsv").is_file()  # left by the other version
+    messages: list[str] = []
+    again = fetch_eval_sets(out, cache, langs=["fr"], sets=["bible_genres"], progress=messages.append)
+    assert not any("already extracted" in m for m in messages)
+    assert again["bible_genres"]["langs"] == ["en", "fr"]
+
+
 def test_unavailable_source_is_skipped(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
 

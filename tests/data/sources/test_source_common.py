@@ -54,6 +54,11 @@ def test_align_units_pairs_sentences_only_when_counts_match() -> None:
         ("What is Linux?", "Τι είναι το Linux;"),
         ("It is a system.", "Είναι ένα σύστημα."),
     ]
+    calc = (
+        "What is LibreOffice Calc? It is a spreadsheet.",
+        "Τι είναι το LibreOffice Calc; Είναι ένα φύλλο.",
+    )
+    assert len(align_units(*calc, "el")) == 2 and len(align_units(*calc)) == 1
 
 
 def test_sources_aligned_by_sentences_are_extracted_again_when_the_rules_change() -> None:

@@ -69,8 +69,8 @@ def _validate(langs: Sequence[str], sets: Sequence[str]) -> None:
 
 def _done(folder: Path, module: ModuleType, langs: Sequence[str]) -> dict[str, Any] | None:
     """The saved SET.json when it and every output file for the languages of ``langs`` that the set has
-    (all but those it or an earlier run found missing) exist and this version of the set's extraction wrote
-    them (:func:`~lingualite.data.sources.extraction`), else None."""
+    (all but those it or an earlier run found missing) exist, this version of the set's extraction wrote them
+    (:func:`~lingualite.data.sources.extraction`) and its ``langs`` lists them, else None."""
     try:
         meta = json.loads((folder / SET_FILE).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
@@ -79,6 +79,8 @@ def _done(folder: Path, module: ModuleType, langs: Sequence[str]) -> dict[str, A
         return None
     missing = {**meta.get("missing", {}), **lacking(module, langs)}
     have = [lang for lang in langs if lang not in missing]
+    if not set(have) <= set(meta.get("langs", [])):  # a file another version left for a language not redone
+        return None
     if not all((folder / f).is_file() for f in module.output_files(have)):
         return None
     return meta

@@ -49,7 +49,7 @@ from lingualite.data.sources.ddtp import (
     translation_files,
 )
 from lingualite.text.scripts import CHARACTER_SCRIPTS, script_of
-from lingualite.text.segmentation import join_lines
+from lingualite.text.segmentation import SCRIPT_STOPS
 
 __all__ = [
     "LABELS",
@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 NAME = "ddtp_sections"
-# 2: a Chinese or Japanese short line ends with "。", not ".", and no space joins its units.
+# 2: a Chinese or Japanese short line ends with "。", not ".", and no space follows a full-width stop.
 EXTRACTION = 2
 FOLDER = "classify/ddtp-sections"
 SOURCE = "ddtp-sections"
@@ -92,7 +92,8 @@ LABELS: tuple[str, ...] = (
 )
 MAX_WORDS = 256
 MIN_WORDS = 5
-_FINAL_PUNCTUATION = ".!?:;。！？：；؟।"
+_FULL_WIDTH_STOPS = "。！？"
+_FINAL_PUNCTUATION = ".!?:;：；" + _FULL_WIDTH_STOPS + "".join(SCRIPT_STOPS)
 _SALT = "ddtp-sections"
 _DONE = ".fetched"
 
@@ -158,16 +159,18 @@ def _units(desc: str) -> list[str]:
 
 
 def _text(units: Sequence[str]) -> str:
-    """The short line, then the long description, joined as wrapped lines are (no space inside Chinese or
-    Japanese text: :func:`~lingualite.text.segmentation.join_lines`); a full stop ends the short line when it
-    has no final punctuation: "。" when its last letter is Han or Kana, else "."."""
+    """The short line, then the long description, one space between units but none after a full-width stop
+    (Chinese and Japanese put none there); a full stop ends the short line when it has no final punctuation:
+    "。" when its last letter is Han or Kana, else "."."""
     if not units:
         return ""
-    head = units[0]
-    if head[-1:] not in _FINAL_PUNCTUATION and len(units) > 1:
-        last_letter = next((c for c in reversed(head) if c.isalpha()), "")
-        head += "。" if last_letter and script_of(last_letter) in CHARACTER_SCRIPTS else "."
-    return join_lines([head, *units[1:]])
+    text = units[0]
+    if text[-1:] not in _FINAL_PUNCTUATION and len(units) > 1:
+        last_letter = next((c for c in reversed(text) if c.isalpha()), "")
+        text += "。" if last_letter and script_of(last_letter) in CHARACTER_SCRIPTS else "."
+    for unit in units[1:]:
+        text += ("" if text.endswith(tuple(_FULL_WIDTH_STOPS)) else " ") + unit
+    return text
 
 
 def _rows(docs: list[tuple[str, str, str]]) -> Iterator[tuple[str, str]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from lingualite.core.errors import ConfigError, LinguaLiteError
 from lingualite.core.io_utils import atomic_path
-from lingualite.text.languages import CORE_TRANSLATION_LANGS, TRANSLATION_LANGS
+from lingualite.text.languages import CORE_TRANSLATION_LANGS, ENGLISH, TRANSLATION_LANGS
 from lingualite.text.segmentation import length_units, split_sentences
 
 __all__ = [
@@ -136,10 +136,11 @@ def clean_text(text: str) -> str:
     return " ".join(text.split())
 
 
-def align_units(english: str, translation: str) -> list[tuple[str, str]]:
-    """Sentence pairs when both sides split into equally many sentences, else the single paragraph pair."""
-    en_sents = split_sentences(english)
-    xx_sents = split_sentences(translation)
+def align_units(english: str, translation: str, lang: str | None = None) -> list[tuple[str, str]]:
+    """Sentence pairs when both sides (the translation in language ``lang``, if known) split into equally many
+    sentences, else the single paragraph pair."""
+    en_sents = split_sentences(english, ENGLISH)
+    xx_sents = split_sentences(translation, lang)
     if len(en_sents) > 1 and len(en_sents) == len(xx_sents):
         return list(zip(en_sents, xx_sents, strict=True))
     return [(english, translation)]

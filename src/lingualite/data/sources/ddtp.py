@@ -161,7 +161,7 @@ def split_description(desc: str) -> tuple[str, list[list[str]]]:
     return short, paragraphs
 
 
-def _units(en_desc: str, xx_desc: str) -> Iterator[tuple[str, str]]:
+def _units(en_desc: str, xx_desc: str, lang: str) -> Iterator[tuple[str, str]]:
     en_short, en_paras = split_description(en_desc)
     xx_short, xx_paras = split_description(xx_desc)
     yield en_short, xx_short
@@ -171,7 +171,7 @@ def _units(en_desc: str, xx_desc: str) -> Iterator[tuple[str, str]]:
         if len(en_items) != len(xx_items):
             en_items, xx_items = [" ".join(en_items)], [" ".join(xx_items)]
         for en, xx in zip(en_items, xx_items, strict=True):
-            yield from align_units(en, xx)
+            yield from align_units(en, xx, lang)
 
 
 def _read_descriptions(files: Sequence[Path], lang: str) -> Iterator[tuple[str, str]]:
@@ -192,7 +192,7 @@ def _pairs(english: dict[str, str], files: Sequence[Path], lang: str) -> Iterato
             continue
         seen.add((md5, desc))
         doc_id = f"ddtp:{md5}"
-        for en, xx in _units(en_desc, desc):
+        for en, xx in _units(en_desc, desc, lang):
             yield en, xx, doc_id
 
 

@@ -135,7 +135,7 @@ def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
     return {lang: "no game has a catalog in it" for lang in langs if not _catalogs(Path(raw), lang)}
 
 
-def _pairs(catalogs: list[Path]) -> Iterator[tuple[str, str, str]]:
+def _pairs(catalogs: list[Path], lang: str) -> Iterator[tuple[str, str, str]]:
     for mo in catalogs:
         for i, entry in enumerate(read_mo(mo)):
             if entry.plural is not None or not usable_text(entry.msgid) or not usable_text(entry.msgstr):
@@ -144,7 +144,7 @@ def _pairs(catalogs: list[Path]) -> Iterator[tuple[str, str, str]]:
             if scriptural(en) or scriptural(xx):
                 continue
             doc = f"{NAME}:{mo.stem}/{i // BLOCK}"
-            for a, b in align_units(en, xx):
+            for a, b in align_units(en, xx, lang):
                 yield a, b, doc
 
 
@@ -158,6 +158,6 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
             f"{root}: no game catalogs (usr/share/**/<lang>/LC_MESSAGES/*.mo) for {', '.join(missing)}"
         )
     return {
-        lang: write_pairs(output_path(out_dir, NAME, lang), _pairs(found), lang=lang)
+        lang: write_pairs(output_path(out_dir, NAME, lang), _pairs(found, lang), lang=lang)
         for lang, found in catalogs.items()
     }

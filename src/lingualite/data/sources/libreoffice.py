@@ -206,7 +206,7 @@ def _pages(text_dir: Path) -> list[str]:
     return sorted(p.relative_to(text_dir).as_posix() for p in text_dir.rglob("*.html"))
 
 
-def _pairs(en_pages: dict[str, dict[str, str]], xx_dir: Path) -> Iterator[tuple[str, str, str]]:
+def _pairs(en_pages: dict[str, dict[str, str]], xx_dir: Path, lang: str) -> Iterator[tuple[str, str, str]]:
     for page, en_pars in en_pages.items():
         xx_path = xx_dir / page
         if not xx_path.is_file():
@@ -216,7 +216,7 @@ def _pairs(en_pages: dict[str, dict[str, str]], xx_dir: Path) -> Iterator[tuple[
         for key, en_text in en_pars.items():
             xx_text = xx_pars.get(key)
             if xx_text:
-                for en, xx in align_units(en_text, xx_text):
+                for en, xx in align_units(en_text, xx_text, lang):
                     yield en, xx, doc_id
 
 
@@ -231,5 +231,7 @@ def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[
     counts: dict[str, int] = {}
     for lang in langs:
         xx_dir = root / HELP_DIRS[lang] / "text"
-        counts[lang] = write_pairs(output_path(out_dir, NAME, lang), _pairs(en_pages, xx_dir), lang=lang)
+        counts[lang] = write_pairs(
+            output_path(out_dir, NAME, lang), _pairs(en_pages, xx_dir, lang), lang=lang
+        )
     return counts

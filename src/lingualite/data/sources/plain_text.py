@@ -21,21 +21,28 @@ from pathlib import Path
 from lingualite.data.sources.common import MIN_WORDS, clean_text
 from lingualite.text.languages import get_language
 from lingualite.text.scripts import is_mark
-from lingualite.text.segmentation import join_lines, length_units, split_sentences, starts_sentence
+from lingualite.text.segmentation import (
+    SCRIPT_STOPS,
+    SENTENCE_RULES,
+    join_lines,
+    length_units,
+    split_sentences,
+    starts_sentence,
+)
 
 __all__ = ["PROSE_RULES", "fortune_entries", "html_paragraphs", "man_paragraphs", "prose_sentences"]
 
 MAX_WORDS = 60
 # The version of these rules: the ``EXTRACTION`` of every source whose text they keep, so that a folder kept by
-# other rules is extracted again. 2: a letter's marks count with it, the danda and the Arabic question mark end
-# a sentence, Thai lines join without a space (segmentation.join_lines). 3: the Greek question mark ends a
-# sentence (segmentation.SENTENCE_RULES 2) and a Greek question is prose.
-PROSE_RULES = 3
+# other rules is extracted again; a change of the sentence rules they split by (segmentation.SENTENCE_RULES)
+# changes it too. Before SENTENCE_RULES existed, 2: a letter's marks count with it, the danda and the Arabic
+# question mark end a sentence, Thai lines join without a space (segmentation.join_lines); then (SENTENCE_RULES
+# 2, PROSE_RULES 3) the Greek question mark ends a sentence and a Greek question is prose.
+_OWN_RULES = 1
+PROSE_RULES = _OWN_RULES + SENTENCE_RULES
 _OPENERS = "\"'“‘«¿¡(「『（ \u00a0"  # French quotes are followed by a (no-break) space
 _START = re.compile(rf"^[{_OPENERS}]*[^\W\d_]")
-# and Devanagari's danda, Arabic's and Greek's question marks
-_END = re.compile(r"[.!?。！？।॥؟;\u037e][\"'”’»)」』）]*$")
-_SCRIPT_STOPS = {"।": "Devanagari", "॥": "Devanagari", "؟": "Arabic", ";": "Greek", "\u037e": "Greek"}
+_END = re.compile(rf"[.!?。！？{''.join(SCRIPT_STOPS)}][\"'”’»)」』）]*$")
 _URL = re.compile(r"https?:|www\.|\S+@\S+\.\w")
 
 
@@ -43,7 +50,7 @@ def _own_stop(stop: str, lang: str | None) -> bool:
     """A danda ends Devanagari text, an Arabic question mark Arabic-script text and ``;`` (the Greek question
     mark) Greek text; not a French man page's table of the ISO 8859-6 characters («... POINT-VIRGULE ARABE 277
     191 BF ؟») nor an English line ending in a semicolon."""
-    script = _SCRIPT_STOPS.get(stop)
+    script = SCRIPT_STOPS.get(stop)
     return script is None or (lang is not None and script in get_language(lang).scripts)
 
 
@@ -68,7 +75,7 @@ def _readable(sentence: str, lang: str | None = None) -> bool:
 def prose_sentences(paragraphs: Iterable[str], lang: str | None = None) -> Iterator[str]:
     """The readable sentences of ``paragraphs`` in language ``lang`` (see the module docstring)."""
     for paragraph in paragraphs:
-        for sentence in split_sentences(clean_text(paragraph)):
+        for sentence in split_sentences(clean_text(paragraph), lang):
             if _readable(sentence, lang):
                 yield sentence
 
