@@ -74,11 +74,11 @@ class ShareFloor:
             free = sum(before[g] for g in after if g not in raised)  # > 0: the unraised are >= the floor
             left = 1.0 - self.share * len(raised)
             after = {g: self.share if g in raised else before[g] * left / free for g in after}
-        return {
-            lang: p * after[g] / before[g] if before[g] > 0 else after[g] / members[g]
-            for lang, p in shares.items()
-            for g in (group_of[lang],)
-        }
+        out: dict[str, float] = {}
+        for lang, p in shares.items():
+            g = group_of[lang]
+            out[lang] = p * after[g] / before[g] if before[g] > 0 else after[g] / members[g]
+        return out
 
 
 def smoothed_language_shares(
@@ -140,9 +140,17 @@ def sample_by_language(
 ) -> dict[str, list[str]]:
     """``total`` sentences drawn per language, ``apportion(p_l)`` of language l (with replacement when it
     is short), with p_l from its distinct sentences (and ``group``'s share and ``floor``, if any)."""
-    rng = random.Random(seed)
     pools = distinct_texts(texts)
     shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha, group, floor)
+    return draw_sample(pools, shares, total, seed)
+
+
+def draw_sample(
+    pools: Mapping[str, Sequence[str]], shares: Mapping[str, float], total: int, seed: int = 0
+) -> dict[str, list[str]]:
+    """``apportion(shares, total)`` sentences of each language's ``pools`` (distinct sentences), without
+    replacement unless the pool is short."""
+    rng = random.Random(seed)
     drawn: dict[str, list[str]] = {}
     for lang, want in apportion(shares, total).items():
         pool = pools[lang]

@@ -23,7 +23,7 @@ from lingualite.tokenization.sampling import (
     GroupShare,
     ShareFloor,
     distinct_texts,
-    sample_by_language,
+    draw_sample,
     smoothed_language_shares,
 )
 from lingualite.tokenization.segmentation import KanaRule
@@ -73,7 +73,7 @@ def sample_for_vocabulary(
     """
     pools = distinct_texts(texts)
     shares = smoothed_language_shares({lang: len(t) for lang, t in pools.items()}, alpha, group, floor)
-    return VocabularySample(sample_by_language(pools, alpha, size, seed, group, floor), shares)
+    return VocabularySample(draw_sample(pools, shares, size, seed), shares)
 
 
 def build_vocabulary(

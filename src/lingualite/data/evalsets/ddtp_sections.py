@@ -92,8 +92,8 @@ LABELS: tuple[str, ...] = (
 )
 MAX_WORDS = 256
 MIN_WORDS = 5
-_FULL_WIDTH_STOPS = "。！？"
-_FINAL_PUNCTUATION = ".!?:;：；" + _FULL_WIDTH_STOPS + "".join(SCRIPT_STOPS)
+_FULL_WIDTH_STOPS = ("。", "！", "？")
+_FINAL_PUNCTUATION = ".!?:;：；" + "".join(_FULL_WIDTH_STOPS) + "".join(SCRIPT_STOPS)
 _SALT = "ddtp-sections"
 _DONE = ".fetched"
 
@@ -169,7 +169,7 @@ def _text(units: Sequence[str]) -> str:
         last_letter = next((c for c in reversed(text) if c.isalpha()), "")
         text += "。" if last_letter and script_of(last_letter) in CHARACTER_SCRIPTS else "."
     for unit in units[1:]:
-        text += ("" if text.endswith(tuple(_FULL_WIDTH_STOPS)) else " ") + unit
+        text += ("" if text.endswith(_FULL_WIDTH_STOPS) else " ") + unit
     return text
 
 
