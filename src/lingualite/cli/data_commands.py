@@ -53,7 +53,8 @@ def data_fetch(
     sources: Annotated[
         str,
         typer.Option(
-            help="Comma-separated sources; opt-in: libreoffice-ui (LibreOffice UI strings), games (stories, lore and "
+            help="Comma-separated sources; opt-in: libreoffice-ui (LibreOffice UI strings), mozilla-ui (Firefox and "
+            "Thunderbird UI strings), games (stories, lore and "
             "help of five games; ~1 GB of packages), monolingual "
             "(untranslated sentences, monolingual/<lang>.txt, for data.monolingual_files of distill), lexicon "
             "(each language's 50,000 most frequent words, lexicon/<lang>.txt, for the same use); and, each as "

@@ -42,6 +42,7 @@ def test_registry_and_licences_cover_every_source() -> None:
         "bible",
         "ddtp",
         "libreoffice-ui",
+        "mozilla-ui",
         "monolingual",
         "lexicon",
         "games",

@@ -60,6 +60,7 @@ from lingualite.data.sources import (
     libreoffice,
     libreoffice_ui,
     monolingual,
+    mozilla_ui,
     tuxpaint,
 )
 from lingualite.data.sources.common import ALL_LANGS, DEFAULT_LANGS, check_choices, count_lines, output_path
@@ -85,6 +86,7 @@ SOURCES: dict[str, ModuleType] = {
     "bible": bible,
     "ddtp": ddtp,
     libreoffice_ui.NAME: libreoffice_ui,
+    mozilla_ui.NAME: mozilla_ui,
     monolingual.NAME: monolingual,
     lexicon.NAME: lexicon,
     games.NAME: games,
@@ -111,6 +113,7 @@ LICENCES: dict[str, str] = {
     ),
     "ddtp": "Free, per package (Debian package descriptions and their DDTP translations)",
     "libreoffice-ui": "MPL-2.0 (LibreOffice UI message catalogs, Debian packages libreoffice-l10n-*)",
+    "mozilla-ui": "MPL-2.0 (Firefox and Thunderbird language packs, Debian packages firefox-esr-l10n-*, thunderbird-l10n-*)",
     "monolingual": (
         "Per package: fortunes (BSD), fortunes-de, -es, -pl, -ru (GPL-2+), fortunes-bg (GPL-1+), fortunes-zh, "
         "-cs (GPL-3+), fortunes-it (public domain), debian-reference-* (GPL-2+), manpages-l10n translations "
@@ -141,6 +144,7 @@ DESCRIPTIONS: dict[str, str] = {
     "bible": "Bible verses aligned by (book, chapter, verse); archaic religious text",
     "ddtp": "Debian package descriptions aligned by Description-md5; software descriptions",
     "libreoffice-ui": "LibreOffice UI strings (gettext msgid -> msgstr); menus, dialogs, tooltips (opt-in)",
+    "mozilla-ui": "Firefox and Thunderbird UI strings (British English -> translation, by message id); settings, error pages, mail (opt-in)",
     "monolingual": "Untranslated sentences: quotations and jokes, a sysadmin manual, man pages (opt-in)",
     "lexicon": "The most frequent words of each language, one per line, from wordfreq and PyThaiNLP (opt-in)",
     "games": "Game stories, dialogue, lore and help (Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG) (opt-in)",

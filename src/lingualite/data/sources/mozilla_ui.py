@@ -1,0 +1,303 @@
+"""Firefox and Thunderbird UI strings (MPL-2.0), from their Debian language packs (opt-in source ``mozilla-ui``).
+
+Each language pack (``firefox-esr-l10n-<locale>``, ``thunderbird-l10n-<locale>``) holds one ``.xpi`` (a zip) of
+the product's messages in that language: Fluent files (``.ftl``: menus, dialogs, settings, error pages, privacy
+notices, the mail client's account and message texts) and Java-style ``.properties`` files. A message has the
+same file and id in every language, so pairing needs no alignment: ``(file, message, attribute)`` is the key. The
+English side is the British English pack (``en-GB``): the American originals ship only inside the 70 MB
+program packages, and en-GB differs from them in spelling only (colour, licence, favourites).
+
+Why: every one of the 34 languages has a Firefox pack (Thunderbird: all but Persian and Hindi), so this adds
+UI text where the packages hold little else (Hebrew, Hindi, Thai, Persian), written by each language's own
+Mozilla community, not LibreOffice's. Downloads: about 0.4 MB a pack.
+
+Per message: its value and its text attributes (``.label``, ``.title``, ``.tooltiptext``, ``.placeholder``...;
+not ``.accesskey``, ``.key`` or ``.style``: :data:`TEXT_ATTRIBUTES`). Fluent placeables are written out:
+a term (``{ -brand-short-name }``) or message reference by its own text in that language, a selector by its
+default variant, a function call by its argument, and a variable as ``{$name}`` (kept on both sides, as the
+LibreOffice UI strings keep ``%1``). HTML markup is removed, its text kept. In ``.properties`` files, access keys
+and PluralForm entries (``#1 tab;#1 tabs``) are skipped. A multi-sentence message whose sides split into equally
+many sentences becomes one pair per sentence. A side needs :data:`~lingualite.data.sources.common.MIN_WORDS`
+words besides variables; ``write_pairs`` applies the shared rules.
+
+Document unit (``doc_id``): ``mozui:<product>/<file>``, one file of messages (the settings page, the certificate
+error page); an English string seen before (the toolkit files both products share) keeps its first document.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import zipfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path, PurePosixPath
+
+from fluent.syntax import FluentParser, ast
+
+from lingualite.core.errors import LinguaLiteError
+from lingualite.data.cleaning import normalize_light
+from lingualite.data.sources.apt import download_and_unpack
+from lingualite.data.sources.common import (
+    ALL_LANGS,
+    MIN_WORDS,
+    align_units,
+    clean_text,
+    output_path,
+    write_pairs,
+)
+from lingualite.data.sources.libreoffice_ui import real_words
+from lingualite.text.languages import ENGLISH
+from lingualite.text.segmentation import SENTENCE_RULES
+
+__all__ = [
+    "NAME",
+    "PRODUCTS",
+    "REGISTER",
+    "TEXT_ATTRIBUTES",
+    "extract",
+    "fetch",
+    "lacking",
+    "locale",
+    "packages",
+    "clean_message",
+    "read_fluent",
+    "read_pack",
+    "read_properties",
+]
+
+NAME = "mozilla-ui"
+REGISTER = "UI strings"
+EXTRACTION = SENTENCE_RULES  # multi-sentence messages are aligned sentence by sentence (align_units)
+# product -> the folder of its language packs in the unpacked packages
+PRODUCTS: dict[str, PurePosixPath] = {
+    "firefox-esr": PurePosixPath("usr/lib/firefox-esr/browser/extensions"),
+    "thunderbird": PurePosixPath("usr/lib/thunderbird/extensions"),
+}
+# Mozilla's locale where it is not the language code: the English side, and the variants of the other sources
+_LOCALES = {
+    ENGLISH: "en-GB",
+    "es": "es-ES",
+    "pt": "pt-BR",
+    "zh": "zh-CN",
+    "zht": "zh-TW",
+    "sv": "sv-SE",
+    "nb": "nb-NO",
+    "hi": "hi-IN",
+}
+# Debian 12 has no Thunderbird pack for these (apt-cache); Firefox has one for every supported language
+_NO_PACK = {"thunderbird": {"fa": "Persian", "hi": "Hindi"}}
+TEXT_ATTRIBUTES = frozenset(
+    {
+        "label",
+        "title",
+        "tooltiptext",
+        "tooltip",
+        "aria-label",
+        "aria-description",
+        "value",
+        "placeholder",
+        "message",
+        "alt",
+        "heading",
+        "description",
+        "toolbarname",
+        "buttonlabel",
+        "buttonlabelaccept",
+        "secondarybuttonlabel",
+    }
+)
+_TAG = re.compile(r"<[^<>]*>")
+_VARIABLE = re.compile(r"\{\$[\w-]+\}")
+_PROPERTIES_SKIPPED = re.compile(r"(?i)(access|command)?key(code)?$")
+_PROPERTY = re.compile(r"([^=:\s]+)\s*[=:]\s*(.*)")
+_MAX_DEPTH = 8  # term and message references nest this deep at most (a cycle is junk, not text)
+
+
+def locale(lang: str) -> str:
+    """Mozilla's locale of ``lang`` (``en-GB``, ``pt-BR``, ``zh-TW``...)."""
+    return _LOCALES.get(lang, lang)
+
+
+def packages(lang: str) -> list[str]:
+    """The Debian language packs of ``lang``: one per product that has one."""
+    code = locale(lang).lower()
+    return [f"{product}-l10n-{code}" for product in PRODUCTS if lang not in _NO_PACK.get(product, {})]
+
+
+def lacking(langs: Sequence[str], raw: Path | None = None) -> dict[str, str]:
+    """Nothing: Firefox has a pack for every supported language (Thunderbird lacks Persian and Hindi, which then
+    have Firefox's strings only)."""
+    return {}
+
+
+def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
+    """Download and unpack the packs of ``langs`` and English (``debs/``, ``root/`` as the other apt sources);
+    return the unpacked root."""
+    wanted = [pkg for lang in dict.fromkeys((ENGLISH, *langs)) for pkg in packages(lang)]
+    return download_and_unpack(wanted, Path(cache_dir))
+
+
+# --- reading one language pack ----------------------------------------------------------------------------
+
+
+def _render(
+    pattern: ast.Pattern | None, terms: dict[str, ast.Pattern | None], messages: dict[str, ast.Pattern | None]
+) -> str:
+    return "".join(_element(e, terms, messages, 0) for e in pattern.elements) if pattern is not None else ""
+
+
+def _element(element: object, terms: dict, messages: dict, depth: int) -> str:  # noqa: C901 (one case per node)
+    if depth > _MAX_DEPTH:
+        return ""
+    if isinstance(element, ast.TextElement):
+        return element.value
+    if isinstance(element, ast.Placeable):
+        return _element(element.expression, terms, messages, depth + 1)
+    if isinstance(element, ast.StringLiteral | ast.NumberLiteral):
+        return str(element.parse()["value"])
+    if isinstance(element, ast.VariableReference):
+        return f"{{${element.id.name}}}"
+    if isinstance(element, ast.TermReference | ast.MessageReference):
+        table = terms if isinstance(element, ast.TermReference) else messages
+        pattern = table.get(element.id.name)
+        if pattern is None:
+            return ""
+        return "".join(_element(e, terms, messages, depth + 1) for e in pattern.elements)
+    if isinstance(element, ast.FunctionReference):
+        args = element.arguments.positional
+        return _element(args[0], terms, messages, depth + 1) if args else ""
+    if isinstance(element, ast.SelectExpression):
+        variant = next((v for v in element.variants if v.default), element.variants[-1])
+        return "".join(_element(e, terms, messages, depth + 1) for e in variant.value.elements)
+    return ""
+
+
+def read_fluent(texts: dict[str, str]) -> dict[tuple[str, str], str]:
+    """The text of each message and text attribute of a pack's Fluent files (``{file: source}``), keyed by
+    ``(file, "id" or "id.attribute")``; terms and messages are resolved across all of the pack's files."""
+    parser = FluentParser(with_spans=False)
+    resources = {name: parser.parse(source) for name, source in texts.items()}
+    terms: dict[str, ast.Pattern | None] = {}
+    messages: dict[str, ast.Pattern | None] = {}
+    for resource in resources.values():
+        for entry in resource.body:
+            if isinstance(entry, ast.Term):
+                terms[entry.id.name] = entry.value
+            elif isinstance(entry, ast.Message):
+                messages[entry.id.name] = entry.value
+    out: dict[tuple[str, str], str] = {}
+    for name, resource in resources.items():
+        for entry in resource.body:
+            if not isinstance(entry, ast.Message):
+                continue
+            if entry.value is not None:
+                out[(name, entry.id.name)] = _render(entry.value, terms, messages)
+            for attribute in entry.attributes:
+                if attribute.id.name in TEXT_ATTRIBUTES:
+                    key = f"{entry.id.name}.{attribute.id.name}"
+                    out[(name, key)] = _render(attribute.value, terms, messages)
+    return out
+
+
+def read_properties(name: str, source: str) -> dict[tuple[str, str], str]:
+    """The entries of one ``.properties`` file keyed by ``(file, key)`` (``#``/``!`` comments, ``\\``
+    continuations and ``\\uXXXX`` escapes as Java reads them); access keys and PluralForm entries skipped."""
+    out: dict[tuple[str, str], str] = {}
+    lines = iter(source.splitlines())
+    for line in lines:
+        text = line.strip()
+        if not text or text[0] in "#!":
+            continue
+        while text.endswith("\\") and not text.endswith("\\\\"):
+            text = text[:-1] + next(lines, "").lstrip()
+        match = _PROPERTY.fullmatch(text)
+        if match is None:
+            continue
+        key, value = match.groups()
+        if _PROPERTIES_SKIPPED.search(key) or "#1" in value:
+            continue
+        out[(name, key)] = value.encode("latin-1", "backslashreplace").decode("unicode_escape")
+    return out
+
+
+def _relative(member: str, loc: str) -> str:
+    """A pack member's path without the locale's folders: the same file's name in every language's pack."""
+    return "/".join(part for part in member.split("/") if part != loc)
+
+
+def read_pack(xpi: Path, lang: str) -> dict[tuple[str, str], str]:
+    """Every message text of one language pack, keyed by ``(file, message)`` as :func:`read_fluent` and
+    :func:`read_properties` key them (the file without its locale folders)."""
+    loc = locale(lang)
+    fluent: dict[str, str] = {}
+    entries: dict[tuple[str, str], str] = {}
+    with zipfile.ZipFile(xpi) as pack:
+        for member in sorted(pack.namelist()):
+            if not member.endswith((".ftl", ".properties")):
+                continue
+            try:
+                source = pack.read(member).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise LinguaLiteError(
+                    f"{xpi}: {member} is not UTF-8 ({exc.reason} at byte {exc.start})"
+                ) from exc
+            name = _relative(member, loc)
+            if member.endswith(".ftl"):
+                fluent[name] = source
+            else:
+                entries.update(read_properties(name, source))
+    entries.update(read_fluent(fluent))
+    return entries
+
+
+def clean_message(text: str) -> str:
+    """A message's readable text: HTML markup removed (its text kept), entities decoded, spaces collapsed."""
+    return clean_text(html.unescape(_TAG.sub("", text) if "<" in text else text))
+
+
+def _words(text: str, lang: str) -> float:
+    return real_words(_VARIABLE.sub(" ", text), lang)
+
+
+def _pack(root: Path, product: str, lang: str) -> Path:
+    found = sorted((root / PRODUCTS[product]).glob(f"langpack-{locale(lang)}@*.xpi"))
+    if not found:
+        raise LinguaLiteError(f"{root}: no {product} language pack for {locale(lang)}; fetch it first")
+    return found[-1]
+
+
+def _find_root(raw: Path) -> Path:
+    for cand in (raw, raw / "root"):
+        if any((cand / folder).is_dir() for folder in PRODUCTS.values()):
+            return cand
+    raise LinguaLiteError(f"{raw}: no Firefox or Thunderbird language packs found; fetch them first")
+
+
+def _pairs(
+    root: Path, lang: str, english: dict[str, dict[tuple[str, str], str]]
+) -> Iterator[tuple[str, str, str]]:
+    first_doc: dict[str, str] = {}  # normalized English -> the document it first appeared in
+    for product, en_pack in english.items():
+        if lang in _NO_PACK.get(product, {}):
+            continue
+        foreign = read_pack(_pack(root, product, lang), lang)
+        for key, en_raw in en_pack.items():
+            xx_raw = foreign.get(key)
+            if not xx_raw:
+                continue
+            en, xx = clean_message(en_raw), clean_message(xx_raw)
+            if min(_words(en, ENGLISH), _words(xx, lang)) < MIN_WORDS:
+                continue
+            doc = first_doc.setdefault(normalize_light(en), f"mozui:{product}/{key[0]}")
+            for en_unit, xx_unit in align_units(en, xx, lang):
+                yield en_unit, xx_unit, doc
+
+
+def extract(raw: Path, out_dir: Path, langs: Sequence[str] = ALL_LANGS) -> dict[str, int]:
+    """Write ``out_dir/mozilla-ui/en-<lang>.tsv`` for each language; return pair counts."""
+    root = _find_root(Path(raw))
+    english = {product: read_pack(_pack(root, product, ENGLISH), ENGLISH) for product in PRODUCTS}
+    return {
+        lang: write_pairs(output_path(out_dir, NAME, lang), _pairs(root, lang, english), lang=lang)
+        for lang in langs
+    }
