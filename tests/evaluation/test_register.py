@@ -67,6 +67,7 @@ def test_a_register_is_the_doc_source_and_unknown_sources_are_registers_of_their
     assert register_of_doc("lo:page1") == "help"
     assert register_of_doc("ddtp:0af3") == "packages"
     assert register_of_doc("loui:menu/x") == "ui"
+    assert register_of_doc("mozui:thunderbird/localization/messenger/x.ftl") == "mozilla-ui"
     assert register_of_doc("newsrc:a") == "newsrc"
     assert register_of_doc(None) == "other"
 

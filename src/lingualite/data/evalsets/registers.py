@@ -7,7 +7,7 @@ in without code:
 
 * **parallel registers** come from the held-out test files ``DATA/prepared*/en-xx/test.tsv``; a pair's register
   is its doc id's source prefix (``lo:`` help, ``ddtp:`` package descriptions, ``bible:``, ``loui:`` UI
-  strings, ``games:``; :data:`REGISTER_NAMES` gives the known prefixes a name, an unknown prefix is a register
+  strings, ``games:``, ``mozui:`` Firefox and Thunderbird strings; :data:`REGISTER_NAMES` gives the known prefixes a name, an unknown prefix is a register
   of its own name). Only test files are read, and a document's split is the same in every language, so a
   non-English pair (``de-fr``) joined through the English sentence of the same document is test data on both
   sides (as :mod:`lingualite.data.pivot` does);
@@ -58,6 +58,7 @@ REGISTER_NAMES: dict[str, str] = {
     "bible": "bible",
     "loui": "ui",
     "games": "games",
+    "mozui": "mozilla-ui",
 }
 # The pair registers the shipped recipe (configs/distill.yaml: LibreOffice help, DDTP, Bible, LibreOffice UI,
 # games) trains on: those the shipped lingualite-small and lingualite-static have seen (the others, everyday

@@ -13,15 +13,21 @@ Mozilla community, not LibreOffice's. Downloads: about 0.4 MB a pack.
 
 Per message: its value and its text attributes (``.label``, ``.title``, ``.tooltiptext``, ``.placeholder``...;
 not ``.accesskey``, ``.key`` or ``.style``: :data:`TEXT_ATTRIBUTES`). Fluent placeables are written out:
-a term (``{ -brand-short-name }``) or message reference by its own text in that language, a selector by its
-default variant, a function call by its argument, and a variable as ``{$name}`` (kept on both sides, as the
-LibreOffice UI strings keep ``%1``). HTML markup is removed, its text kept. In ``.properties`` files, access keys
-and PluralForm entries (``#1 tab;#1 tabs``) are skipped. A multi-sentence message whose sides split into equally
-many sentences becomes one pair per sentence. A side needs :data:`~lingualite.data.sources.common.MIN_WORDS`
-words besides variables; ``write_pairs`` applies the shared rules.
+a term (``{ -brand-short-name }``), message or attribute reference by its own text in that language, a selector
+by its default variant, a function call by its argument, and a variable as ``{$name}`` (kept on both sides, as
+the LibreOffice UI strings keep ``%1``); a text that refers to something the pack lacks is left out. HTML markup
+of Fluent messages is removed, its text kept (in ``.properties`` files ``<`` is text: the HTML parser's messages
+quote tags). ``.properties`` files are read as Java reads them (escapes, continuations); access keys and
+PluralForm entries (``#1 tab;#1 tabs``) are skipped. A pack keeps the American original of a string it has not
+translated: a "translation" equal to the English but for spelling and quotes (letters-only similarity >= 0.9:
+:func:`untranslated`) is dropped, and so are the files every pack ships in English (``enUS-*.ftl``). A
+multi-sentence message whose sides split into equally many sentences becomes one pair per sentence. A side
+needs :data:`~lingualite.data.sources.common.MIN_WORDS` words besides variables; ``write_pairs`` applies the
+shared rules.
 
 Document unit (``doc_id``): ``mozui:<product>/<file>``, one file of messages (the settings page, the certificate
-error page); an English string seen before (the toolkit files both products share) keeps its first document.
+error page); an English sentence seen before (the toolkit files both products share, a sentence two messages
+hold) keeps its first document, so it is in one split only.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import html
 import re
 import zipfile
 from collections.abc import Iterator, Sequence
+from difflib import SequenceMatcher
 from pathlib import Path, PurePosixPath
 
 from fluent.syntax import FluentParser, ast
@@ -62,6 +69,7 @@ __all__ = [
     "clean_message",
     "read_fluent",
     "read_pack",
+    "untranslated",
     "read_properties",
 ]
 
@@ -107,9 +115,16 @@ TEXT_ATTRIBUTES = frozenset(
     }
 )
 _TAG = re.compile(r"<[^<>]*>")
+_NOT_LETTER = re.compile(r"[\W\d_]+")
+_SAME_RATIO = 0.9  # letters-only similarity above which a "translation" is the original English
+# files every pack ships in American English (Firefox Suggest previews): no translation
+_ENGLISH_ONLY = re.compile(r"(^|/)enUS-[^/]*$")
 _VARIABLE = re.compile(r"\{\$[\w-]+\}")
-_PROPERTIES_SKIPPED = re.compile(r"(?i)(access|command)?key(code)?$")
-_PROPERTY = re.compile(r"([^=:\s]+)\s*[=:]\s*(.*)")
+# access keys and shortcuts: "menu.accesskey", "pauseButtonAccessKey", "find.key", "cmd.commandkey", "key"
+_PROPERTIES_SKIPPED = re.compile(r"(?i)(?:accesskey|(?:^|\.)(?:command)?key(?:code)?)$")
+_PLURAL_FORMS = re.compile(r";\S")  # PluralForm's forms are separated by a bare ";"
+# key (backslash escapes allowed), separator (=, : or whitespace), value
+_PROPERTY = re.compile(r"((?:[^=:\s\\]|\\.)+)\s*[=:\s]\s*(.*)", re.S)
 _MAX_DEPTH = 8  # term and message references nest this deep at most (a cycle is junk, not text)
 
 
@@ -140,83 +155,140 @@ def fetch(cache_dir: Path, langs: Sequence[str] = ALL_LANGS) -> Path:
 # --- reading one language pack ----------------------------------------------------------------------------
 
 
-def _render(
-    pattern: ast.Pattern | None, terms: dict[str, ast.Pattern | None], messages: dict[str, ast.Pattern | None]
-) -> str:
-    return "".join(_element(e, terms, messages, 0) for e in pattern.elements) if pattern is not None else ""
+class _Unresolved(Exception):
+    """A reference to nothing (a missing term, message or attribute) or a cycle: the message is left out."""
 
 
-def _element(element: object, terms: dict, messages: dict, depth: int) -> str:  # noqa: C901 (one case per node)
+def _entry_pattern(entry: ast.Message | ast.Term, attribute: ast.Identifier | None) -> ast.Pattern:
+    if attribute is None:
+        pattern = entry.value
+    else:
+        pattern = next((a.value for a in entry.attributes if a.id.name == attribute.name), None)
+    if pattern is None:
+        raise _Unresolved
+    return pattern
+
+
+def _text(pattern: ast.Pattern, entries: dict[str, ast.Message | ast.Term], depth: int = 0) -> str:
+    return "".join(_element(e, entries, depth) for e in pattern.elements)
+
+
+def _element(element: object, entries: dict[str, ast.Message | ast.Term], depth: int) -> str:  # noqa: C901
     if depth > _MAX_DEPTH:
-        return ""
+        raise _Unresolved
     if isinstance(element, ast.TextElement):
         return element.value
     if isinstance(element, ast.Placeable):
-        return _element(element.expression, terms, messages, depth + 1)
+        return _element(element.expression, entries, depth + 1)
     if isinstance(element, ast.StringLiteral | ast.NumberLiteral):
         return str(element.parse()["value"])
     if isinstance(element, ast.VariableReference):
         return f"{{${element.id.name}}}"
     if isinstance(element, ast.TermReference | ast.MessageReference):
-        table = terms if isinstance(element, ast.TermReference) else messages
-        pattern = table.get(element.id.name)
-        if pattern is None:
-            return ""
-        return "".join(_element(e, terms, messages, depth + 1) for e in pattern.elements)
+        sigil = "-" if isinstance(element, ast.TermReference) else ""
+        entry = entries.get(sigil + element.id.name)
+        if entry is None:
+            raise _Unresolved
+        return _text(_entry_pattern(entry, element.attribute), entries, depth + 1)
     if isinstance(element, ast.FunctionReference):
         args = element.arguments.positional
-        return _element(args[0], terms, messages, depth + 1) if args else ""
+        return _element(args[0], entries, depth + 1) if args else ""
     if isinstance(element, ast.SelectExpression):
         variant = next((v for v in element.variants if v.default), element.variants[-1])
-        return "".join(_element(e, terms, messages, depth + 1) for e in variant.value.elements)
-    return ""
+        return _text(variant.value, entries, depth + 1)
+    raise _Unresolved
 
 
 def read_fluent(texts: dict[str, str]) -> dict[tuple[str, str], str]:
     """The text of each message and text attribute of a pack's Fluent files (``{file: source}``), keyed by
-    ``(file, "id" or "id.attribute")``; terms and messages are resolved across all of the pack's files."""
+    ``(file, "id" or "id.attribute")``; terms, messages and their attributes are resolved across all of the
+    pack's files. A text that refers to something the pack lacks, or to itself, is left out."""
     parser = FluentParser(with_spans=False)
     resources = {name: parser.parse(source) for name, source in texts.items()}
-    terms: dict[str, ast.Pattern | None] = {}
-    messages: dict[str, ast.Pattern | None] = {}
+    entries: dict[str, ast.Message | ast.Term] = {}  # terms keep their "-" (-brand-short-name)
     for resource in resources.values():
         for entry in resource.body:
             if isinstance(entry, ast.Term):
-                terms[entry.id.name] = entry.value
+                entries["-" + entry.id.name] = entry
             elif isinstance(entry, ast.Message):
-                messages[entry.id.name] = entry.value
+                entries[entry.id.name] = entry
     out: dict[tuple[str, str], str] = {}
     for name, resource in resources.items():
         for entry in resource.body:
             if not isinstance(entry, ast.Message):
                 continue
-            if entry.value is not None:
-                out[(name, entry.id.name)] = _render(entry.value, terms, messages)
-            for attribute in entry.attributes:
-                if attribute.id.name in TEXT_ATTRIBUTES:
-                    key = f"{entry.id.name}.{attribute.id.name}"
-                    out[(name, key)] = _render(attribute.value, terms, messages)
+            parts = [(entry.id.name, entry.value)] if entry.value is not None else []
+            parts += [
+                (f"{entry.id.name}.{a.id.name}", a.value)
+                for a in entry.attributes
+                if a.id.name in TEXT_ATTRIBUTES
+            ]
+            for key, pattern in parts:
+                try:
+                    out[(name, key)] = _text(pattern, entries)
+                except _Unresolved:
+                    continue
     return out
+
+
+_JAVA_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+
+
+def _java_unescape(value: str) -> str:
+    """A ``.properties`` value as Java's ``Properties.load`` reads it: ``\\uXXXX`` (surrogate pairs joined),
+    ``\\t \\n \\r \\f``, and ``\\X`` -> ``X`` for any other character; raises ValueError on a broken
+    ``\\u`` escape."""
+    if "\\" not in value:
+        return value
+    out: list[str] = []
+    i = 0
+    while i < len(value):
+        ch = value[i]
+        if ch != "\\" or i + 1 == len(value):
+            out.append(ch)
+            i += 1
+            continue
+        nxt = value[i + 1]
+        if nxt == "u":
+            digits = value[i + 2 : i + 6]
+            if len(digits) < 4 or not all(c in "0123456789abcdefABCDEF" for c in digits):
+                raise ValueError(f"broken \\u escape {value[i : i + 6]!r}")
+            out.append(chr(int(digits, 16)))
+            i += 6
+        else:
+            out.append(_JAVA_ESCAPES.get(nxt, nxt))
+            i += 2
+    # surrogate pairs written as two \uXXXX escapes make one character
+    return "".join(out).encode("utf-16", "surrogatepass").decode("utf-16")
+
+
+def _continues(line: str) -> bool:
+    """A line ending in an odd number of backslashes continues on the next one."""
+    return (len(line) - len(line.rstrip("\\"))) % 2 == 1
 
 
 def read_properties(name: str, source: str) -> dict[tuple[str, str], str]:
     """The entries of one ``.properties`` file keyed by ``(file, key)`` (``#``/``!`` comments, ``\\``
-    continuations and ``\\uXXXX`` escapes as Java reads them); access keys and PluralForm entries skipped."""
+    continuations and escapes as Java reads them); access keys and PluralForm entries (``#1 tab;#1 tabs``,
+    ``Mark Folder Read;Mark Folders Read``) skipped. A broken escape raises an error naming the file."""
     out: dict[tuple[str, str], str] = {}
-    lines = iter(source.splitlines())
-    for line in lines:
-        text = line.strip()
+    lines = iter(enumerate(source.splitlines(), 1))
+    for number, line in lines:
+        text = line.lstrip()
         if not text or text[0] in "#!":
             continue
-        while text.endswith("\\") and not text.endswith("\\\\"):
-            text = text[:-1] + next(lines, "").lstrip()
+        while _continues(text):
+            text = text[:-1] + next(lines, (0, ""))[1].lstrip()
         match = _PROPERTY.fullmatch(text)
         if match is None:
             continue
         key, value = match.groups()
-        if _PROPERTIES_SKIPPED.search(key) or "#1" in value:
+        if _PROPERTIES_SKIPPED.search(key) or "#1" in value or _PLURAL_FORMS.search(value):
             continue
-        out[(name, key)] = value.encode("latin-1", "backslashreplace").decode("unicode_escape")
+        try:
+            out[(name, _java_unescape(key))] = _java_unescape(value)
+        except ValueError as exc:
+            raise LinguaLiteError(f"{name}:{number}: {exc}") from exc
     return out
 
 
@@ -242,17 +314,42 @@ def read_pack(xpi: Path, lang: str) -> dict[tuple[str, str], str]:
                     f"{xpi}: {member} is not UTF-8 ({exc.reason} at byte {exc.start})"
                 ) from exc
             name = _relative(member, loc)
+            if _ENGLISH_ONLY.search(name):
+                continue
             if member.endswith(".ftl"):
                 fluent[name] = source
-            else:
+                continue
+            try:
                 entries.update(read_properties(name, source))
+            except LinguaLiteError as exc:
+                raise LinguaLiteError(f"{xpi}: {exc}") from exc
     entries.update(read_fluent(fluent))
     return entries
 
 
-def clean_message(text: str) -> str:
-    """A message's readable text: HTML markup removed (its text kept), entities decoded, spaces collapsed."""
-    return clean_text(html.unescape(_TAG.sub("", text) if "<" in text else text))
+def clean_message(text: str, markup: bool = True) -> str:
+    """A message's readable text, spaces collapsed; ``markup`` (Fluent messages, whose HTML is markup): tags
+    removed (their text kept) and entities decoded. A ``.properties`` string keeps its ``<`` and ``&``: there
+    they are text (the HTML parser's messages quote tags: "Saw “<”")."""
+    return clean_text(html.unescape(_TAG.sub("", text) if "<" in text else text) if markup else text)
+
+
+def _folded(text: str) -> str:
+    return _NOT_LETTER.sub("", text.casefold())
+
+
+def untranslated(english: str, translation: str) -> bool:
+    """The pack kept the original (American) English: the British English differs in spelling and quotes only
+    ("labelled" / "labeled", ’ / '), so the two are compared letters only, and near-equal counts as equal."""
+    a, b = _folded(english), _folded(translation)
+    if a == b:
+        return True
+    same = SequenceMatcher(None, a, b, autojunk=False)
+    return (
+        same.real_quick_ratio() >= _SAME_RATIO
+        and same.quick_ratio() >= _SAME_RATIO
+        and same.ratio() >= _SAME_RATIO
+    )
 
 
 def _words(text: str, lang: str) -> float:
@@ -285,11 +382,13 @@ def _pairs(
             xx_raw = foreign.get(key)
             if not xx_raw:
                 continue
-            en, xx = clean_message(en_raw), clean_message(xx_raw)
-            if min(_words(en, ENGLISH), _words(xx, lang)) < MIN_WORDS:
+            markup = key[0].endswith(".ftl")
+            en, xx = clean_message(en_raw, markup), clean_message(xx_raw, markup)
+            if min(_words(en, ENGLISH), _words(xx, lang)) < MIN_WORDS or untranslated(en, xx):
                 continue
-            doc = first_doc.setdefault(normalize_light(en), f"mozui:{product}/{key[0]}")
             for en_unit, xx_unit in align_units(en, xx, lang):
+                # per sentence: a sentence two messages share stays in one document, hence in one split
+                doc = first_doc.setdefault(normalize_light(en_unit), f"mozui:{product}/{key[0]}")
                 yield en_unit, xx_unit, doc
 
 
