@@ -94,26 +94,12 @@ _LOCALES = {
 }
 # Debian 12 has no Thunderbird pack for these (apt-cache); Firefox has one for every supported language
 _NO_PACK = {"thunderbird": {"fa": "Persian", "hi": "Hindi"}}
-TEXT_ATTRIBUTES = frozenset(
-    {
-        "label",
-        "title",
-        "tooltiptext",
-        "tooltip",
-        "aria-label",
-        "aria-description",
-        "value",
-        "placeholder",
-        "message",
-        "alt",
-        "heading",
-        "description",
-        "toolbarname",
-        "buttonlabel",
-        "buttonlabelaccept",
-        "secondarybuttonlabel",
-    }
+# the attributes that hold text a user reads (not .accesskey, .key, .style, .width...)
+_TEXT_ATTRIBUTE_NAMES = (
+    "label title tooltiptext tooltip aria-label aria-description value placeholder message alt heading "
+    "description toolbarname buttonlabel buttonlabelaccept secondarybuttonlabel"
 )
+TEXT_ATTRIBUTES = frozenset(_TEXT_ATTRIBUTE_NAMES.split())
 _TAG = re.compile(r"<[^<>]*>")
 _NOT_LETTER = re.compile(r"[\W\d_]+")
 _SAME_RATIO = 0.9  # letters-only similarity above which a "translation" is the original English
