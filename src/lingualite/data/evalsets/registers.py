@@ -7,8 +7,8 @@ in without code:
 
 * **parallel registers** come from the held-out test files ``DATA/prepared*/en-xx/test.tsv``; a pair's register
   is its doc id's source prefix (``lo:`` help, ``ddtp:`` package descriptions, ``bible:``, ``loui:`` UI
-  strings, ``games:``, ``mozui:`` Firefox and Thunderbird strings; :data:`REGISTER_NAMES` gives the known prefixes a name, an unknown prefix is a register
-  of its own name). Only test files are read, and a document's split is the same in every language, so a
+  strings, ``games:``, ``mozui:`` Firefox and Thunderbird strings; :data:`REGISTER_NAMES` gives the known
+  prefixes a name, an unknown prefix is a register of its own name). Only test files are read, and a document's split is the same in every language, so a
   non-English pair (``de-fr``) joined through the English sentence of the same document is test data on both
   sides (as :mod:`lingualite.data.pivot` does);
 * **everyday registers** are the shipped multi-way sentences (:mod:`lingualite.data.evalsets.everyday`), one

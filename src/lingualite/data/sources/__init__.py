@@ -17,7 +17,8 @@ download fails.
 :data:`DEFAULT_SOURCES` (LibreOffice help, Bible, DDTP) is what every default run fetches and prepares; the
 published numbers depend on it. Other sources in :data:`SOURCES` are opt-in, by name
 (``lingualite data fetch --sources libreoffice-ui``): ``libreoffice-ui`` (LibreOffice UI strings) is a
-domain no default model saw, kept out of the default data so it can measure generalisation; ``games``
+domain no default model saw, kept out of the default data so it can measure generalisation, and so is
+``mozilla-ui`` (Firefox's and Thunderbird's UI strings, in every supported language); ``games``
 (Wesnoth, Freeciv, Widelands, Warzone 2100: stories, dialogue, history) is the broadest register the packages translate. ``monolingual``
 writes untranslated sentences instead (``monolingual/<lang>.txt``, English included: fortunes, the Debian
 Reference, man pages) for distillation with a multilingual teacher, and ``lexicon`` each language's most
@@ -113,7 +114,9 @@ LICENCES: dict[str, str] = {
     ),
     "ddtp": "Free, per package (Debian package descriptions and their DDTP translations)",
     "libreoffice-ui": "MPL-2.0 (LibreOffice UI message catalogs, Debian packages libreoffice-l10n-*)",
-    "mozilla-ui": "MPL-2.0 (Firefox and Thunderbird language packs, Debian packages firefox-esr-l10n-*, thunderbird-l10n-*)",
+    "mozilla-ui": (
+        "MPL-2.0 (Firefox and Thunderbird language packs, Debian packages firefox-esr-l10n-*, thunderbird-l10n-*)"
+    ),
     "monolingual": (
         "Per package: fortunes (BSD), fortunes-de, -es, -pl, -ru (GPL-2+), fortunes-bg (GPL-1+), fortunes-zh, "
         "-cs (GPL-3+), fortunes-it (public domain), debian-reference-* (GPL-2+), manpages-l10n translations "
@@ -144,7 +147,10 @@ DESCRIPTIONS: dict[str, str] = {
     "bible": "Bible verses aligned by (book, chapter, verse); archaic religious text",
     "ddtp": "Debian package descriptions aligned by Description-md5; software descriptions",
     "libreoffice-ui": "LibreOffice UI strings (gettext msgid -> msgstr); menus, dialogs, tooltips (opt-in)",
-    "mozilla-ui": "Firefox and Thunderbird UI strings (British English -> translation, by message id); settings, error pages, mail (opt-in)",
+    "mozilla-ui": (
+        "Firefox and Thunderbird UI strings (British English -> translation, by message id); settings, error "
+        "pages, mail (opt-in)"
+    ),
     "monolingual": "Untranslated sentences: quotations and jokes, a sysadmin manual, man pages (opt-in)",
     "lexicon": "The most frequent words of each language, one per line, from wordfreq and PyThaiNLP (opt-in)",
     "games": "Game stories, dialogue, lore and help (Wesnoth, Freeciv, Widelands, Warzone 2100, FreedroidRPG) (opt-in)",

@@ -49,6 +49,7 @@ from lingualite.data.sources.common import (
     MIN_WORDS,
     align_units,
     clean_text,
+    locale_name,
     output_path,
     write_pairs,
 )
@@ -61,16 +62,16 @@ __all__ = [
     "PRODUCTS",
     "REGISTER",
     "TEXT_ATTRIBUTES",
+    "clean_message",
     "extract",
     "fetch",
     "lacking",
     "locale",
     "packages",
-    "clean_message",
     "read_fluent",
     "read_pack",
-    "untranslated",
     "read_properties",
+    "untranslated",
 ]
 
 NAME = "mozilla-ui"
@@ -81,19 +82,11 @@ PRODUCTS: dict[str, PurePosixPath] = {
     "firefox-esr": PurePosixPath("usr/lib/firefox-esr/browser/extensions"),
     "thunderbird": PurePosixPath("usr/lib/thunderbird/extensions"),
 }
-# Mozilla's locale where it is not the language code: the English side, and the variants of the other sources
-_LOCALES = {
-    ENGLISH: "en-GB",
-    "es": "es-ES",
-    "pt": "pt-BR",
-    "zh": "zh-CN",
-    "zht": "zh-TW",
-    "sv": "sv-SE",
-    "nb": "nb-NO",
-    "hi": "hi-IN",
-}
-# Debian 12 has no Thunderbird pack for these (apt-cache); Firefox has one for every supported language
-_NO_PACK = {"thunderbird": {"fa": "Persian", "hi": "Hindi"}}
+# Mozilla's locale where it is not the package locale of the other sources (common.locale_name: pt_BR, zh_CN,
+# zh_TW written with a hyphen): the English side, and the regions Mozilla adds to a bare language code
+_LOCALES = {ENGLISH: "en-GB", "es": "es-ES", "sv": "sv-SE", "nb": "nb-NO", "hi": "hi-IN"}
+# Debian 12 has no Thunderbird pack for Persian and Hindi (apt-cache); Firefox has one for every language
+_NO_PACK = {"thunderbird": frozenset({"fa", "hi"})}
 # the attributes that hold text a user reads (not .accesskey, .key, .style, .width...)
 _TEXT_ATTRIBUTE_NAMES = (
     "label title tooltiptext tooltip aria-label aria-description value placeholder message alt heading "
@@ -116,7 +109,7 @@ _MAX_DEPTH = 8  # term and message references nest this deep at most (a cycle is
 
 def locale(lang: str) -> str:
     """Mozilla's locale of ``lang`` (``en-GB``, ``pt-BR``, ``zh-TW``...)."""
-    return _LOCALES.get(lang, lang)
+    return _LOCALES.get(lang) or locale_name(lang).replace("_", "-")
 
 
 def packages(lang: str) -> list[str]:
@@ -317,7 +310,9 @@ def clean_message(text: str, markup: bool = True) -> str:
     """A message's readable text, spaces collapsed; ``markup`` (Fluent messages, whose HTML is markup): tags
     removed (their text kept) and entities decoded. A ``.properties`` string keeps its ``<`` and ``&``: there
     they are text (the HTML parser's messages quote tags: "Saw “<”")."""
-    return clean_text(html.unescape(_TAG.sub("", text) if "<" in text else text) if markup else text)
+    if markup:
+        text = html.unescape(_TAG.sub("", text) if "<" in text else text)
+    return clean_text(text)
 
 
 def _folded(text: str) -> str:
