@@ -86,7 +86,7 @@ PRODUCTS: dict[str, PurePosixPath] = {
 # zh_TW written with a hyphen): the English side, and the regions Mozilla adds to a bare language code
 _LOCALES = {ENGLISH: "en-GB", "es": "es-ES", "sv": "sv-SE", "nb": "nb-NO", "hi": "hi-IN"}
 # Debian 12 has no Thunderbird pack for Persian and Hindi (apt-cache); Firefox has one for every language
-_NO_PACK = {"thunderbird": frozenset({"fa", "hi"})}
+_NO_PACK = {"thunderbird": {"fa": "no Persian pack", "hi": "no Hindi pack"}}
 # the attributes that hold text a user reads (not .accesskey, .key, .style, .width...)
 _TEXT_ATTRIBUTE_NAMES = (
     "label title tooltiptext tooltip aria-label aria-description value placeholder message alt heading "
