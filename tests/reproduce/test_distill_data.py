@@ -73,7 +73,7 @@ def test_the_shipped_config_reads_what_it_prepares_and_says_how_when_missing(tmp
     folders = {Path(p).relative_to(tmp_path).parts[0] for p in cfg.data.train_files}
     assert folders == {"prepared", *distill_data.REGISTER_PAIR_FOLDERS.values()}
     texts = {Path(p).relative_to(tmp_path / "corpora").parts[0] for p in cfg.data.monolingual_files}
-    assert texts == {s for s in distill_data.TEXT_SOURCES if distill_data._read_langs(s, CORE)}
+    assert texts == {s for s in distill_data.TEXT_SOURCES if distill_data.read_langs(s, CORE)}
     with pytest.raises(Exception, match="lingualite data fetch --for distill"):
         expand_files(cfg.data.train_files, "training")
 

@@ -32,7 +32,14 @@ from lingualite.text.languages import BEYOND_CORE, ENGLISH
 if TYPE_CHECKING:
     from lingualite.config.distill import DistillConfig
 
-__all__ = ["REGISTER_PAIR_FOLDERS", "REGISTER_SPLIT", "TEXT_SOURCES", "prepare_distill_data", "read_only"]
+__all__ = [
+    "REGISTER_PAIR_FOLDERS",
+    "REGISTER_SPLIT",
+    "TEXT_SOURCES",
+    "prepare_distill_data",
+    "read_langs",
+    "read_only",
+]
 
 # text sources read as data.monolingual_files (<data dir>/corpora/<source>/<lang>.txt)
 TEXT_SOURCES: tuple[str, ...] = ("monolingual", "lexicon", "cldr")
@@ -43,7 +50,7 @@ TEXT_SOURCES: tuple[str, ...] = ("monolingual", "lexicon", "cldr")
 TEXT_SOURCE_LANGS: dict[str, tuple[str, ...]] = {"cldr": BEYOND_CORE}
 
 
-def _read_langs(source: str, langs: tuple[str, ...]) -> tuple[str, ...]:
+def read_langs(source: str, langs: tuple[str, ...]) -> tuple[str, ...]:
     """The languages of ``langs`` the recipe reads text ``source`` in (:data:`TEXT_SOURCE_LANGS`)."""
     return tuple(lang for lang in langs if lang in TEXT_SOURCE_LANGS.get(source, langs))
 
@@ -54,7 +61,7 @@ def _text_files(data_dir: Path, langs: tuple[str, ...]) -> list[Path]:
     return [
         data_dir / "corpora" / source / f"{lang}.txt"
         for source in TEXT_SOURCES
-        for lang in sorted(set(_read_langs(source, (ENGLISH, *langs))))
+        for lang in sorted(set(read_langs(source, (ENGLISH, *langs))))
     ]
 
 
@@ -93,7 +100,7 @@ def prepare_distill_data(
         progress=console.print,
     )
     for source in TEXT_SOURCE_LANGS:
-        if chosen := _read_langs(source, langs):
+        if chosen := read_langs(source, langs):
             fetch_corpora(
                 corpora,
                 langs=chosen,

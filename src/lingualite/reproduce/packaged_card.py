@@ -10,7 +10,7 @@ from typing import Any
 from lingualite.data.evalsets.everyday import everyday_pairs
 from lingualite.data.sources import DEFAULT_SOURCES, DESCRIPTIONS, LICENCES
 from lingualite.evaluation.register import DEFAULT_RECIPE_REGISTERS
-from lingualite.reproduce.distill_data import REGISTER_PAIR_FOLDERS, TEXT_SOURCES
+from lingualite.reproduce.distill_data import REGISTER_PAIR_FOLDERS, TEXT_SOURCES, read_langs
 from lingualite.reproduce.packaged_tiers import Tier
 from lingualite.text.languages import CORE, LANGUAGES
 
@@ -136,7 +136,11 @@ def model_card(
         f"and {summary.get('monolingual', {}).get('kept', 0)} untranslated sentences and words (the teacher's own",
         "vector as target), from corpora that ship in Debian/PyPI packages, split by document:",
         "",
-        *(f"- {DESCRIPTIONS[s].removesuffix(' (opt-in)')}: {LICENCES[s]}" for s in _CARD_SOURCES),
+        *(  # only the sources its languages read: CLDR's phrases are the 21's, not the 13's
+            f"- {DESCRIPTIONS[s].removesuffix(' (opt-in)')}: {LICENCES[s]}"
+            for s in _CARD_SOURCES
+            if read_langs(s, tier.languages)
+        ),
         "",
         "The model holds no text of these sources beyond its vocabulary's word pieces. Its registers are",
         "software help, UI strings, package descriptions, religious text, game stories and dialogue, quotations,",
