@@ -52,7 +52,7 @@ def test_each_pair_register_is_prepared_in_its_own_folder_once(tmp_path: Path, o
         assert splits["train"] and splits["test"]
         docs = {split: {row.split("\t")[2] for row in rows} for split, rows in splits.items()}
         assert not docs["train"] & docs["test"]  # split by document
-    assert any("preparing 2 UI and game pair files" in line for line in said)
+    assert any("preparing 2 UI, game and Firefox pair files" in line for line in said)
     said.clear()
     distill_data.prepare_distill_data(tmp_path, ("fr",), LinePrinter(said.append), no_lang_id=True)
     assert not any("preparing" in line for line in said)  # done already: not redone
@@ -71,7 +71,9 @@ def test_a_language_a_source_lacks_is_left_out(tmp_path: Path, offline: list) ->
 def test_the_shipped_config_reads_what_it_prepares_and_says_how_when_missing(tmp_path: Path) -> None:
     cfg = load_distill_config("distill", tmp_path)
     folders = {Path(p).relative_to(tmp_path).parts[0] for p in cfg.data.train_files}
-    assert folders == {"prepared", *distill_data.REGISTER_PAIR_FOLDERS.values()}
+    read = [f for s, f in distill_data.REGISTER_PAIR_FOLDERS.items() if distill_data.read_langs(s, CORE)]
+    assert folders == {"prepared", *read}
+    assert "prepared-mozilla" not in read  # Firefox's strings: a register the 13-language models never saw
     texts = {Path(p).relative_to(tmp_path / "corpora").parts[0] for p in cfg.data.monolingual_files}
     assert texts == {s for s in distill_data.TEXT_SOURCES if distill_data.read_langs(s, CORE)}
     with pytest.raises(Exception, match="lingualite data fetch --for distill"):
@@ -106,22 +108,39 @@ def test_read_only_is_the_shipped_globs_on_a_data_dir_of_those_languages(
     assert not any("sv.txt" in f for f in explicit.data.monolingual_files)
 
 
-def test_cldr_phrases_are_fetched_and_read_beyond_core_only(
+def test_cldr_phrases_and_firefox_strings_are_fetched_and_read_beyond_core_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """CLDR's phrases train the 21 beyond the 13 and stay a held-out register of the 13 and of English."""
+    """CLDR's phrases and Firefox's strings train the 21 beyond the 13 and stay a held-out register of the 13
+    and of English; a language with few default pairs takes its held-out pairs from the others only."""
     fetched: dict[tuple[str, ...], tuple[str, ...]] = {}
+    fallbacks: list[tuple[str, ...]] = []
     monkeypatch.setattr(
         distill_data, "fetch_corpora", lambda out, langs, sources, **_: fetched.update({sources: langs})
     )
     monkeypatch.setattr(
-        "lingualite.reproduce.quickstart.prepare_default_data", lambda data_dir, langs, console, **_: []
+        "lingualite.reproduce.quickstart.prepare_default_data",
+        lambda data_dir, langs, console, fallback, **_: fallbacks.append(fallback) or [],
     )
+    for lang in ("fr", "cs"):
+        _corpus(tmp_path / "corpora" / "mozilla-ui" / f"en-{lang}.tsv")
+        _corpus(tmp_path / "corpora" / "libreoffice-ui" / f"en-{lang}.tsv")
     folders = distill_data.prepare_distill_data(tmp_path, ("fr", "cs"), LinePrinter(print), no_lang_id=True)
     assert fetched == {
         ("libreoffice-ui", "games", "monolingual", "lexicon"): ("fr", "cs"),
         ("cldr",): ("cs",),
+        ("mozilla-ui",): ("cs",),
     }
+    assert fallbacks == [("libreoffice-ui", "games")]
+    assert folders["prepared-mozilla"] == [tmp_path / "prepared-mozilla" / "en-cs"]
+    assert not (tmp_path / "prepared-mozilla" / "en-fr").exists()
+    explicit = load_distill_config("distill-all", tmp_path)
+    distill_data.read_only(explicit, folders, tmp_path, ("fr", "cs"))
+    # `lingualite models build` trains on the recipe's sequence: the other folders, then Firefox's strings
+    assert explicit.data.train_files == [
+        str(tmp_path / folder / f"en-{lang}" / "train.tsv")
+        for folder, lang in (("prepared-ui", "cs"), ("prepared-ui", "fr"), ("prepared-mozilla", "cs"))
+    ]
     for source in distill_data.TEXT_SOURCES:
         for code in ("en", "fr", "cs"):
             (tmp_path / "corpora" / source).mkdir(parents=True, exist_ok=True)
@@ -141,6 +160,19 @@ def test_the_34_language_recipe_names_the_cldr_phrases_of_every_language_beyond_
     assert [str(f) for f in distill_data._text_files(tmp_path, BEYOND_CORE) if f.parent.name == "cldr"] == [
         str(f) for f in cldr
     ]
+
+
+def test_the_34_language_recipe_names_the_firefox_strings_of_every_language_beyond_core(
+    tmp_path: Path,
+) -> None:
+    """Listed, not globbed (a data dir may hold other languages' Firefox strings), in read_only's order: the
+    folders sorted after the other pair folders, so `lingualite models build` trains on the same sequence."""
+    cfg = load_distill_config("distill-all", tmp_path)
+    folder = tmp_path / "prepared-mozilla"
+    for split, files in (("train", cfg.data.train_files), ("test", cfg.data.monolingual_exclude_files)):
+        listed = [Path(f) for f in files if Path(f).parent.parent == folder]
+        assert listed == [folder / f"en-{lang}" / f"{split}.tsv" for lang in sorted(BEYOND_CORE)]
+        assert files[-len(listed) :] == [str(f) for f in listed]  # last, as read_only puts them
 
 
 def test_a_register_folder_left_with_no_training_pair_is_removed(tmp_path: Path, offline: list) -> None:

@@ -67,5 +67,6 @@ def test_the_card_of_the_34_language_model_names_both_teachers_and_every_languag
     )
     # the 13's card names no language beyond them (its sources' licences may: the lexicon's Thai list)
     assert "does not know" not in small and "Thai (th)" not in small and "began with" not in small
-    # each card lists the sources its languages read: CLDR's phrases only beyond the 13
-    assert "CLDR emoji names" in card and "CLDR emoji names" not in small
+    # each card lists the sources its languages read: CLDR's phrases and Firefox's strings only beyond the 13
+    for source in ("CLDR emoji names", "Firefox and Thunderbird UI strings"):
+        assert source in card and source not in small

@@ -72,9 +72,10 @@ def data_fetch(
         str | None,
         typer.Option(
             "--for",
-            help="distill: fetch AND prepare everything the shipped configs distill and distill-static read "
-            "(the default pairs in DATA_DIR/prepared, UI strings and game text in prepared-ui and "
-            "prepared-games, untranslated text and word lists; ~1.3 GB of packages); --sources is then unused.",
+            help="distill: fetch AND prepare everything the shipped configs read (the default pairs in "
+            "DATA_DIR/prepared, UI strings and game text in prepared-ui and prepared-games, Firefox's strings "
+            "in prepared-mozilla beyond the 13 languages, untranslated text and word lists; ~1.3 GB of "
+            "packages); --sources is then unused.",
             show_default=False,
         ),
     ] = None,

@@ -76,7 +76,7 @@ def models_build(
     out_old: OldOutOpt = None,
 ) -> None:
     """Rebuild the packaged models from the packaged corpora (on 2 CPU cores: ~40 min of training for the
-    13-language two, ~80 for lingualite-small-34, besides fetching and preparing the data).
+    13-language two, ~100 for lingualite-small-34, besides fetching and preparing the data).
 
     Fetches and prepares what their recipes read (lingualite data fetch --for distill, and --langs all for
     lingualite-small-34), distils the student of the 13 default languages (configs/distill.yaml, USE-m

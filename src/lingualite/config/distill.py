@@ -17,6 +17,7 @@ from lingualite.config.sections import (
     check_matryoshka,
 )
 from lingualite.core.errors import ConfigError
+from lingualite.text.languages import BEYOND_CORE
 
 
 @dataclass
@@ -65,8 +66,20 @@ class TeacherConfig:
 
 # pair source -> the folder under the data dir its en-xx pairs are prepared in, beside the default pairs'
 # prepared/ (lingualite.reproduce.distill_data prepares them; the default globs below read them)
-REGISTER_PAIR_FOLDERS: dict[str, str] = {"libreoffice-ui": "prepared-ui", "games": "prepared-games"}
-_PAIR_DIRS = ("prepared", *REGISTER_PAIR_FOLDERS.values())
+REGISTER_PAIR_FOLDERS: dict[str, str] = {
+    "libreoffice-ui": "prepared-ui",
+    "games": "prepared-games",
+    "mozilla-ui": "prepared-mozilla",  # in the languages beyond the 13 only (SOURCE_LANGS)
+}
+# the languages a source is read in, where not every language of the run (and English); in the 13 both stay a
+# held-out register. CLDR's phrases in the 21 beyond CORE, where they lift everyday text most and where the
+# register benchmark has no held-out phrases to lose (docs/research/more-languages.md, 2026-11-28 session 15;
+# in the 13 they were measured not to help the small student enough: out-of-domain.md, session 15).
+# Firefox's and Thunderbird's strings in the 21 too: read in all 34 they cost the 13's pairs with each other
+# 0.01 on everyday text, read in the 21 they lift the 21's (more-languages.md, 2026-11-29 sessions 20-21).
+SOURCE_LANGS: dict[str, tuple[str, ...]] = {"cldr": BEYOND_CORE, "mozilla-ui": BEYOND_CORE}
+# the default globs read the folders of the sources read in every language
+_PAIR_DIRS = ("prepared", *(f for s, f in REGISTER_PAIR_FOLDERS.items() if s not in SOURCE_LANGS))
 
 
 @dataclass

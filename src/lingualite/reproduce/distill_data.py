@@ -6,12 +6,15 @@ read every register the packages give in each of their languages, not only the d
 
 - the default pairs (LibreOffice help, Bible, DDTP) in ``prepared/en-xx``, exactly as the quickstart prepares
   them (:func:`lingualite.reproduce.quickstart.prepare_default_data`);
-- two more pair sources, each prepared in its own folder so that their held-out documents stay a register of
-  their own (:data:`REGISTER_PAIR_FOLDERS`): LibreOffice UI strings and game text;
+- more pair sources, each prepared in its own folder so that their held-out documents stay a register of
+  their own (:data:`REGISTER_PAIR_FOLDERS`): LibreOffice UI strings, game text and, in the languages beyond the
+  13 only, Firefox's and Thunderbird's UI strings;
 - untranslated text whose target is the teacher's own vector (:data:`TEXT_SOURCES`): fortunes, man pages and
   the Debian Reference, each language's most frequent words, and CLDR's everyday phrases (emoji names and
-  keywords) in the languages beyond the 13 only (:data:`TEXT_SOURCE_LANGS`): for the 13, and for English, they
-  stay a register no shipped model saw.
+  keywords) in the languages beyond the 13 only.
+
+A source read in named languages only (:data:`SOURCE_LANGS`) stays, for the 13 and for English, a register no
+shipped model saw.
 """
 
 from __future__ import annotations
@@ -23,11 +26,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from lingualite.config.distill import REGISTER_PAIR_FOLDERS
+from lingualite.config.distill import REGISTER_PAIR_FOLDERS, SOURCE_LANGS
 from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.sources import fetch_corpora
 from lingualite.data.split import SplitConfig
-from lingualite.text.languages import BEYOND_CORE, ENGLISH
+from lingualite.text.languages import ENGLISH
 
 if TYPE_CHECKING:
     from lingualite.config.distill import DistillConfig
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "REGISTER_PAIR_FOLDERS",
     "REGISTER_SPLIT",
+    "SOURCE_LANGS",
     "TEXT_SOURCES",
     "prepare_distill_data",
     "read_langs",
@@ -43,16 +47,11 @@ __all__ = [
 
 # text sources read as data.monolingual_files (<data dir>/corpora/<source>/<lang>.txt)
 TEXT_SOURCES: tuple[str, ...] = ("monolingual", "lexicon", "cldr")
-# the languages a text source is read in, where not every language of the run (and English): CLDR's phrases in
-# the 21 beyond CORE, where they lift everyday text most and where the register benchmark has no held-out
-# phrases to lose (docs/research/more-languages.md, 2026-11-28 session 15); in the 13 they were measured not to
-# help the small student enough (out-of-domain.md, session 15) and stay a held-out register
-TEXT_SOURCE_LANGS: dict[str, tuple[str, ...]] = {"cldr": BEYOND_CORE}
 
 
 def read_langs(source: str, langs: tuple[str, ...]) -> tuple[str, ...]:
-    """The languages of ``langs`` the recipe reads text ``source`` in (:data:`TEXT_SOURCE_LANGS`)."""
-    return tuple(lang for lang in langs if lang in TEXT_SOURCE_LANGS.get(source, langs))
+    """The languages of ``langs`` the recipe reads ``source`` in (:data:`SOURCE_LANGS`)."""
+    return tuple(lang for lang in langs if lang in SOURCE_LANGS.get(source, langs))
 
 
 def _text_files(data_dir: Path, langs: tuple[str, ...]) -> list[Path]:
@@ -91,15 +90,11 @@ def prepare_distill_data(
     from lingualite.reproduce.quickstart import prepare_default_data
 
     corpora = data_dir / "corpora"
-    everywhere = tuple(s for s in TEXT_SOURCES if s not in TEXT_SOURCE_LANGS)
+    everywhere = tuple(s for s in (*REGISTER_PAIR_FOLDERS, *TEXT_SOURCES) if s not in SOURCE_LANGS)
     fetch_corpora(
-        corpora,
-        langs=langs,
-        sources=(*REGISTER_PAIR_FOLDERS, *everywhere),
-        cache_dir=data_dir / "cache",
-        progress=console.print,
+        corpora, langs=langs, sources=everywhere, cache_dir=data_dir / "cache", progress=console.print
     )
-    for source in TEXT_SOURCE_LANGS:
+    for source in SOURCE_LANGS:
         if chosen := read_langs(source, langs):
             fetch_corpora(
                 corpora,
@@ -108,16 +103,17 @@ def prepare_distill_data(
                 cache_dir=data_dir / "cache",
                 progress=console.print,
             )
+    # a language the default sources hardly hold gets its held-out pairs in prepared/ from the sources read in
+    # every language (UI strings, games), so that prepared/ is the same whichever languages a run reads
+    fallback = tuple(s for s in REGISTER_PAIR_FOLDERS if s not in SOURCE_LANGS)
     folders = {
-        "prepared": prepare_default_data(
-            data_dir, langs, console, no_lang_id=no_lang_id, fallback=tuple(REGISTER_PAIR_FOLDERS)
-        )
+        "prepared": prepare_default_data(data_dir, langs, console, no_lang_id=no_lang_id, fallback=fallback)
     }
     held = {out.name: _inputs(out) for out in folders["prepared"]}
     todo = []
     for source, folder in REGISTER_PAIR_FOLDERS.items():
         folders[folder] = []
-        for lang in langs:
+        for lang in read_langs(source, langs):
             corpus, out = corpora / source / f"en-{lang}.tsv", data_dir / folder / f"en-{lang}"
             if not corpus.is_file():
                 continue  # fetch_corpora said why
@@ -131,7 +127,9 @@ def prepare_distill_data(
             if not (out / "stats.json").is_file():
                 todo.append((corpus, lang, out))
     if todo:
-        console.print(f"preparing {len(todo)} UI and game pair files (clean, dedup, split by document)")
+        console.print(
+            f"preparing {len(todo)} UI, game and Firefox pair files (clean, dedup, split by document)"
+        )
         with ProcessPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as pool:
             jobs = [pool.submit(_prepare_register, c, lang, out, not no_lang_id) for c, lang, out in todo]
             for job in jobs:

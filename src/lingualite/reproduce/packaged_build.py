@@ -5,7 +5,7 @@ step resumable (a step whose output is complete is not redone):
 
 1. fetch and prepare everything the distill configs read, for every language of the models built
    (:func:`lingualite.reproduce.distill_data.prepare_distill_data`: the default pairs, UI strings, game text,
-   untranslated text and word lists);
+   untranslated text and word lists; for the 21 beyond the 13, Firefox's strings and CLDR's phrases too);
 2. distil each model's student into ``WORK/<name>-run`` from its config (``small``: ``configs/distill.yaml``,
    the 13 languages, USE-m teacher; ``small-34``: ``configs/distill-all.yaml``, all 34, USE-m and e5-small);
    the static student (``configs/distill-static.yaml``) reads the small run's text, so it reuses its teacher

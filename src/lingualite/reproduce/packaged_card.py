@@ -136,7 +136,7 @@ def model_card(
         f"and {summary.get('monolingual', {}).get('kept', 0)} untranslated sentences and words (the teacher's own",
         "vector as target), from corpora that ship in Debian/PyPI packages, split by document:",
         "",
-        *(  # only the sources its languages read: CLDR's phrases are the 21's, not the 13's
+        *(  # only the sources its languages read: CLDR's and Firefox's are the 21's, not the 13's
             f"- {DESCRIPTIONS[s].removesuffix(' (opt-in)')}: {LICENCES[s]}"
             for s in _CARD_SOURCES
             if read_langs(s, tier.languages)

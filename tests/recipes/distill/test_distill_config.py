@@ -9,6 +9,7 @@ import pytest
 from lingualite.config import DistillConfig, config_from_dict, load_distill_config
 from lingualite.config.parsing import with_data_dir
 from lingualite.core.errors import ConfigError
+from lingualite.text.languages import BEYOND_CORE
 
 
 def test_shipped_config_is_paper_002_shaped() -> None:
@@ -83,12 +84,16 @@ def test_the_all_languages_config_is_the_shipped_one_with_a_second_teacher_and_m
     shipped, every = load_distill_config("distill"), load_distill_config("distill-all")
     assert shipped.teacher.second is None  # USE-m knows the 13
     assert every.teacher.second == "e5-small"  # untranslated text of the 18 languages only e5-small knows
-    assert every.data.train_files == shipped.data.train_files  # whatever languages the data dir holds
+    # whatever languages the data dir holds, and Firefox's strings in the 21 beyond the 13
+    mozilla = [f for f in every.data.train_files if "/prepared-mozilla/" in f]
+    assert every.data.train_files == [*shipped.data.train_files, *mozilla] and len(mozilla) == len(
+        BEYOND_CORE
+    )
     # the commonest words of each list, whole in the vocabulary's sample, as the 13-language recipe
     assert every.data.ranked_monolingual_files == shipped.data.ranked_monolingual_files
     assert every.vocabulary.word_lists and shipped.vocabulary.word_lists
     assert (every.vocabulary.size, every.optim.max_steps) == (100_000, 20_000)
-    assert every.vocabulary.core_share == 0.65 and shipped.vocabulary.core_share is None  # the 13's rows kept
+    assert every.vocabulary.core_share == 0.70 and shipped.vocabulary.core_share is None  # the 13's rows kept
     assert every.vocabulary.alpha < shipped.vocabulary.alpha  # flatter: the 21's scripts get their rows
     assert (every.student.num_layers, every.student.hidden_size) == (1, 128)
 

@@ -18,7 +18,8 @@ download fails.
 published numbers depend on it. Other sources in :data:`SOURCES` are opt-in, by name
 (``lingualite data fetch --sources libreoffice-ui``): ``libreoffice-ui`` (LibreOffice UI strings) is a
 domain no default model saw, kept out of the default data so it can measure generalisation, and so is
-``mozilla-ui`` (Firefox's and Thunderbird's UI strings, in every supported language); ``games``
+``mozilla-ui`` (Firefox's and Thunderbird's UI strings, in every supported language; the 34-language recipe
+reads them in the 21 beyond the 13 only); ``games``
 (Wesnoth, Freeciv, Widelands, Warzone 2100: stories, dialogue, history) is the broadest register the packages translate. ``monolingual``
 writes untranslated sentences instead (``monolingual/<lang>.txt``, English included: fortunes, the Debian
 Reference, man pages) for distillation with a multilingual teacher, and ``lexicon`` each language's most
