@@ -63,7 +63,8 @@ from lingualite.text.languages import CHECK_PIVOTS, CORE_TRANSLATION_LANGS, ENGL
 BASELINES = ("use-m", "e5-small", "tfidf", "minilm")
 # every packaged model reads the same registers (its recipe's text) in the 13 languages this table scores by
 # default; lingualite-small-34 reads Firefox's strings and CLDR's phrases in the 21 beyond them too
-# (config.distill.SOURCE_LANGS), so with --langs beyond the 13 pass --seen for those
+# (config.distill.SOURCE_LANGS): seen is per model, not per language, so score the 21 in a run of their own
+# (--langs) with --seen naming those two
 PACKAGED_SEEN = dict.fromkeys(PACKAGED, DEFAULT_RECIPE_REGISTERS)
 LORO = "loro"
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from lingualite.config import load_distill_config
+from lingualite.config.distill import DistillDataConfig
 from lingualite.core.progress import LinePrinter
 from lingualite.data.pairs import expand_files
 from lingualite.reproduce import distill_data
@@ -71,9 +72,9 @@ def test_a_language_a_source_lacks_is_left_out(tmp_path: Path, offline: list) ->
 def test_the_shipped_config_reads_what_it_prepares_and_says_how_when_missing(tmp_path: Path) -> None:
     cfg = load_distill_config("distill", tmp_path)
     folders = {Path(p).relative_to(tmp_path).parts[0] for p in cfg.data.train_files}
-    read = [f for s, f in distill_data.REGISTER_PAIR_FOLDERS.items() if distill_data.read_langs(s, CORE)]
-    assert folders == {"prepared", *read}
-    assert "prepared-mozilla" not in read  # Firefox's strings: a register the 13-language models never saw
+    # Firefox's strings (prepared-mozilla): a register the 13-language models never saw
+    assert folders == {"prepared", "prepared-ui", "prepared-games"}
+    assert {p.split("/")[1] for p in DistillDataConfig().train_files} == folders  # the default globs too
     texts = {Path(p).relative_to(tmp_path / "corpora").parts[0] for p in cfg.data.monolingual_files}
     assert texts == {s for s in distill_data.TEXT_SOURCES if distill_data.read_langs(s, CORE)}
     with pytest.raises(Exception, match="lingualite data fetch --for distill"):
