@@ -78,8 +78,11 @@ REGISTER_PAIR_FOLDERS: dict[str, str] = {
 # Firefox's and Thunderbird's strings in the 21 too: read in all 34 they cost the 13's pairs with each other
 # 0.01 on everyday text, read in the 21 they lift the 21's (more-languages.md, 2026-11-29 sessions 20-21).
 SOURCE_LANGS: dict[str, tuple[str, ...]] = {"cldr": BEYOND_CORE, "mozilla-ui": BEYOND_CORE}
-# the default globs read the folders of the sources read in every language
-_PAIR_DIRS = ("prepared", *(f for s, f in REGISTER_PAIR_FOLDERS.items() if s not in SOURCE_LANGS))
+# the pair sources read in every language: the default globs read their folders
+EVERY_LANGUAGE_PAIR_SOURCES: tuple[str, ...] = tuple(
+    s for s in REGISTER_PAIR_FOLDERS if s not in SOURCE_LANGS
+)
+_PAIR_DIRS = ("prepared", *(REGISTER_PAIR_FOLDERS[s] for s in EVERY_LANGUAGE_PAIR_SOURCES))
 
 
 @dataclass

@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from lingualite.config.distill import REGISTER_PAIR_FOLDERS, SOURCE_LANGS
+from lingualite.config.distill import EVERY_LANGUAGE_PAIR_SOURCES, REGISTER_PAIR_FOLDERS, SOURCE_LANGS
 from lingualite.data.cleaning import CleaningConfig
 from lingualite.data.sources import fetch_corpora
 from lingualite.data.split import SplitConfig
@@ -90,7 +90,7 @@ def prepare_distill_data(
     from lingualite.reproduce.quickstart import prepare_default_data
 
     corpora = data_dir / "corpora"
-    everywhere = tuple(s for s in (*REGISTER_PAIR_FOLDERS, *TEXT_SOURCES) if s not in SOURCE_LANGS)
+    everywhere = (*EVERY_LANGUAGE_PAIR_SOURCES, *(s for s in TEXT_SOURCES if s not in SOURCE_LANGS))
     fetch_corpora(
         corpora, langs=langs, sources=everywhere, cache_dir=data_dir / "cache", progress=console.print
     )
@@ -105,9 +105,10 @@ def prepare_distill_data(
             )
     # a language the default sources hardly hold gets its held-out pairs in prepared/ from the sources read in
     # every language (UI strings, games), so that prepared/ is the same whichever languages a run reads
-    fallback = tuple(s for s in REGISTER_PAIR_FOLDERS if s not in SOURCE_LANGS)
     folders = {
-        "prepared": prepare_default_data(data_dir, langs, console, no_lang_id=no_lang_id, fallback=fallback)
+        "prepared": prepare_default_data(
+            data_dir, langs, console, no_lang_id=no_lang_id, fallback=EVERY_LANGUAGE_PAIR_SOURCES
+        )
     }
     held = {out.name: _inputs(out) for out in folders["prepared"]}
     todo = []
